@@ -1,0 +1,22 @@
+/** The length of a block's RLP encoding, for the `size` field of `eth_getBlockBy*`. */
+import { encodeHeader, type BlockHeader } from './header.ts'
+
+/** Bytes taken by an RLP item of `payload` bytes (string or list: both prefixes have the same size). */
+function rlpLength(payload: number, singleByte = false): number {
+  if (singleByte) return 1
+  if (payload < 56) return 1 + payload
+  let lengthBytes = 0
+  for (let rest = payload; rest > 0; rest = Math.floor(rest / 256)) lengthBytes++
+  return 1 + lengthBytes + payload
+}
+
+/** Size of rlp([header, transactions, ommers = [], withdrawals = []]). */
+export function blockSize(header: BlockHeader, rawTransactions: readonly Uint8Array[]): number {
+  let transactions = 0
+  for (const raw of rawTransactions) {
+    // Legacy transactions are RLP lists already; typed envelopes are wrapped as byte strings.
+    transactions += raw[0] >= 0xc0 ? raw.length : rlpLength(raw.length, raw.length === 1 && raw[0] < 0x80)
+  }
+  const body = encodeHeader(header).length + rlpLength(transactions) + rlpLength(0) + rlpLength(0)
+  return rlpLength(body)
+}

@@ -1,0 +1,43 @@
+/** The sealed chain: blocks by number and hash, transactions by hash. */
+import type { Hash } from '../types.ts'
+import type { IncludedTransaction, SealedBlock } from './block.ts'
+
+/** Where a sealed transaction is. */
+export interface SealedTransaction {
+  readonly block: SealedBlock
+  readonly included: IncludedTransaction
+}
+
+/** Every sealed block, from genesis to the head. */
+export class BlockStore {
+  private readonly blocks: SealedBlock[] = []
+  private readonly blocksByHash = new Map<Hash, SealedBlock>()
+  private readonly transactions = new Map<Hash, SealedTransaction>()
+
+  /** The newest sealed block. */
+  get head(): SealedBlock {
+    return this.blocks[this.blocks.length - 1]
+  }
+
+  /** The block at `number`, if sealed. */
+  byNumber(number: number): SealedBlock | undefined {
+    return this.blocks[number]
+  }
+
+  /** The block with `hash`, if sealed. */
+  byHash(hash: Hash): SealedBlock | undefined {
+    return this.blocksByHash.get(hash)
+  }
+
+  /** The sealed transaction with `hash`. */
+  transaction(hash: Hash): SealedTransaction | undefined {
+    return this.transactions.get(hash)
+  }
+
+  /** Appends the next block. */
+  append(block: SealedBlock): void {
+    this.blocks.push(block)
+    this.blocksByHash.set(block.hash, block)
+    for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * The chain object users hold: sealed history, the pre-confirmed block, the mempool and the
+ * clock, wired together. It exposes the node's operations as plain async functions and as an
+ * EIP-1193 `request`; the RPC method table lives in rpc/methods.ts.
+ */
+import { EventEmitter } from 'node:events'
+import { hexToBytes } from '@ethereumjs/util'
+import { devAccounts, type DevAccount } from './accounts/dev-accounts.ts'
+import type { SealedBlock } from './blocks/block.ts'
+import { BlockStore, type SealedTransaction } from './blocks/block-store.ts'
+import { BlockBuilder, type Preconfirmation } from './builder.ts'
+import { createClock, type Clock, type Timeline } from './clock.ts'
+import { HeaderNotFoundError, ResourceNotFoundError, TransactionRejectedError, TransactionRejection } from './errors.ts'
+import type { BlockContext } from './execution/block-context.ts'
+import { createExecutionCommon, createTransactionCommon } from './execution/common.ts'
+import { createDevnetEVM } from './execution/devnet-evm.ts'
+import type { ExecutionEnvironment } from './execution/execution-environment.ts'
+import { estimateGas } from './execution/estimate-gas.ts'
+import { callResultOrThrow, runCall, type CallOutcome, type CallRequest } from './execution/run-call.ts'
+import { createGenesis } from './genesis.ts'
+import { resolveChainOptions, type ChainOptions, type ResolvedChainOptions } from './options.ts'
+import type { PendingBlock } from './pending-block.ts'
+import { parseAddress, parseData, toData, toWord } from './rpc/hex.ts'
+import { parseBlockTag, parseCallRequest, parseQuantityLike, type BlockSelector } from './rpc/params.ts'
+import { handleRequest, type RequestArguments } from './rpc/request.ts'
+import { EVMStateAdapter } from './state/evm-state-adapter.ts'
+import { StateHistory } from './state/state-history.ts'
+import { StateRoot } from './state/state-root.ts'
+import type { StateView } from './state/state-view.ts'
+import { checkAgainstState, checkIntrinsic } from './txpool/admission.ts'
+import { decodeTransaction, hashTransaction } from './txpool/decode.ts'
+import type { PooledTransaction } from './txpool/pooled-transaction.ts'
+import { TxPool } from './txpool/txpool.ts'
+import type { Address, BlockTag, Hash, Hex } from './types.ts'
+
+/** The events of a chain (the server turns them into subscriptions). */
+export interface ChainEvents {
+  /** A transaction entered the mempool. */
+  transaction: [transaction: PooledTransaction]
+  /** A pre-confirmation tick ran; `transactions` holds only the ones new in this tick. */
+  preconfirmation: [preconfirmation: Preconfirmation]
+  /** A block was sealed. */
+  block: [block: SealedBlock]
+}
+
+/** A block a read resolves to: the pre-confirmed one, or a sealed one. */
+export type ResolvedBlock = { readonly pending: PendingBlock; readonly sealed?: undefined } | { readonly sealed: SealedBlock; readonly pending?: undefined }
+
+/** Where a transaction is: mempool, pre-confirmed block or sealed block. */
+export type TransactionLocation =
+  | { readonly status: 'mempool'; readonly transaction: PooledTransaction }
+  | ({ readonly status: 'preconfirmed'; readonly transaction: PooledTransaction; readonly pending: PendingBlock } & Pick<SealedTransaction, 'included'>)
+  | ({ readonly status: 'sealed'; readonly transaction: PooledTransaction } & SealedTransaction)
+
+/** A call in the shape of `eth_call`'s first parameter; quantities may also be bigints. */
+export type CallParameters = {
+  from?: Address
+  to?: Address
+  gas?: Hex | bigint
+  gasPrice?: Hex | bigint
+  maxFeePerGas?: Hex | bigint
+  maxPriorityFeePerGas?: Hex | bigint
+  value?: Hex | bigint
+  data?: Hex
+  input?: Hex
+  accessList?: ReadonlyArray<{ address: Address; storageKeys: readonly Hex[] }>
+}
+
+const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
+
+/** Runs tasks one after another, so no two engine mutations (or EVM runs) interleave. */
+function createSerializer() {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const run = tail.then(task)
+    tail = run.catch(() => undefined)
+    return run
+  }
+}
+
+/** Seconds for a block sealing at `sealAtMs`: never before its parent's next second. */
+function blockTimestamp(sealAtMs: number, parentTimestamp: bigint): bigint {
+  const seconds = BigInt(Math.floor(sealAtMs / 1000))
+  return seconds > parentTimestamp ? seconds : parentTimestamp + 1n
+}
+
+/** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
+export class Chain extends EventEmitter<ChainEvents> {
+  /** The options in effect, defaults applied. */
+  readonly options: ResolvedChainOptions
+  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
+  readonly accounts: readonly DevAccount[]
+  /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
+  readonly clock: Clock
+
+  private readonly pool = new TxPool()
+  private readonly blocks = new BlockStore()
+  private readonly history = new StateHistory()
+  private readonly stateRoot = new StateRoot()
+  private readonly environment: ExecutionEnvironment
+  private readonly builder: BlockBuilder
+  private readonly serialize = createSerializer()
+  private readonly codeHex = new WeakMap<Uint8Array, Hex>()
+  private nextTickAt: number
+  private sealAt: number
+
+  /** Use {@link createChain}. */
+  constructor(options: ResolvedChainOptions) {
+    super()
+    this.options = options
+    this.accounts = devAccounts(options.mnemonic, options.accounts)
+    const chainId = BigInt(options.chainId)
+    const state = new EVMStateAdapter()
+    this.environment = {
+      evm: createDevnetEVM(createExecutionCommon(options.chainId, options.hardfork), state, (number) => {
+        const block = this.blocks.byNumber(number)
+        return block === undefined ? undefined : hexToBytes(block.hash)
+      }),
+      state,
+      transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
+      chainId,
+    }
+    this.blocks.append(createGenesis(options, this.accounts, this.history, this.stateRoot))
+
+    const start = options.genesisTimestamp * 1000
+    this.nextTickAt = start + options.preconfIntervalMs
+    this.sealAt = start + options.blockTimeMs
+    this.builder = new BlockBuilder(
+      { options, pool: this.pool, blocks: this.blocks, history: this.history, stateRoot: this.stateRoot, environment: this.environment },
+      blockTimestamp(this.sealAt, this.blocks.head.header.timestamp),
+    )
+    const timeline: Timeline = {
+      nextDueAt: () => Math.min(this.nextTickAt, this.sealAt),
+      fireNext: () => this.fireNext(),
+    }
+    this.clock = createClock(options.clock, start, timeline, this.serialize)
+  }
+
+  /** EIP-1193: `await chain.request({ method: 'eth_getBalance', params: [address, 'pending'] })`. */
+  request(args: RequestArguments): Promise<unknown> {
+    return handleRequest(this, args)
+  }
+
+  /** The newest sealed block's number. */
+  blockNumber(): bigint {
+    return this.blocks.head.header.number
+  }
+
+  /** The balance of `address` in wei at `block` (default `latest`). */
+  async getBalance(address: string, block: BlockTag = 'latest'): Promise<bigint> {
+    return this.stateAt(block).getAccount(parseAddress(address, '0 (address)'))?.balance ?? 0n
+  }
+
+  /** The runtime code of `address` at `block`, as hex (`0x` for none). */
+  async getCode(address: string, block: BlockTag = 'latest'): Promise<Hex> {
+    const code = this.stateAt(block).getAccount(parseAddress(address, '0 (address)'))?.code
+    if (code === undefined || code.length === 0) return '0x'
+    let hex = this.codeHex.get(code)
+    if (hex === undefined) {
+      hex = toData(code)
+      this.codeHex.set(code, hex)
+    }
+    return hex
+  }
+
+  /** The 32-byte storage word at `slot` of `address`, at `block`. */
+  async getStorageAt(address: string, slot: Hex | bigint, block: BlockTag = 'latest'): Promise<Hex> {
+    const key = parseAddress(address, '0 (address)')
+    const position = parseQuantityLike(slot, '1 (slot)')
+    return toWord(this.stateAt(block).getStorage(key, position))
+  }
+
+  /**
+   * The nonce of `address` at `block`. At `pending` it also counts the sender's mempool
+   * transactions without a gap, as geth's pending nonce does.
+   */
+  async getTransactionCount(address: string, block: BlockTag = 'latest'): Promise<number> {
+    const key = parseAddress(address, '0 (address)')
+    const resolved = this.resolveBlock(parseBlockTag(block, '1 (block)'))
+    const nonce = this.viewOf(resolved).getAccount(key)?.nonce ?? 0n
+    return Number(resolved.pending === undefined ? nonce : this.pool.pendingNonce(key, nonce))
+  }
+
+  /**
+   * Runs a call at `block` (default `latest`) and returns its output. A revert throws
+   * -32000 `execution reverted` with the revert data as `data`.
+   */
+  async call(request: CallParameters, block: BlockTag = 'latest'): Promise<Hex> {
+    const outcome = await this.simulate(parseCallRequest(request, '0 (call)'), parseBlockTag(block, '1 (block)'))
+    return toData(callResultOrThrow(outcome))
+  }
+
+  /** Runs a parsed call on a throwaway copy of the state at `block`. */
+  simulate(request: CallRequest, block: BlockSelector): Promise<CallOutcome> {
+    return this.serialize(async () => {
+      const resolved = this.resolveBlock(block)
+      return runCall(request, this.viewOf(resolved), this.contextOf(resolved), this.environment)
+    })
+  }
+
+  /** The least gas `request` needs at `block`, found as geth's eth_estimateGas does. */
+  estimateGas(request: CallRequest, block: BlockSelector): Promise<bigint> {
+    return this.serialize(async () => {
+      const resolved = this.resolveBlock(block)
+      const view = this.viewOf(resolved)
+      const context = this.contextOf(resolved)
+      const from = request.from ?? ZERO_ADDRESS
+      return estimateGas(
+        {
+          request,
+          blockGasLimit: context.gasLimit,
+          balance: view.getAccount(from)?.balance ?? 0n,
+          recipientHasCode: request.to !== undefined && (view.getAccount(request.to)?.code.length ?? 0) > 0,
+        },
+        (gas) => runCall({ ...request, gas }, view, context, this.environment),
+      )
+    })
+  }
+
+  /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */
+  sendRawTransaction(raw: Hex | Uint8Array): Promise<Hash> {
+    const bytes = typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw
+    return this.serialize(async () => {
+      const hash = hashTransaction(bytes)
+      if (this.pool.get(hash) !== undefined || this.builder.pending.transactionsByHash.has(hash)) {
+        throw new TransactionRejectedError(TransactionRejection.alreadyKnown)
+      }
+      const transaction = decodeTransaction(bytes, hash, this.environment.transactionCommon, this.environment.chainId)
+      checkIntrinsic(transaction, this.options.blockGasLimit)
+      checkAgainstState(transaction, { pool: this.pool, pending: this.builder.pending.state, blockGasLimit: this.options.blockGasLimit })
+      this.pool.insert(transaction)
+      this.emit('transaction', transaction)
+      return hash
+    })
+  }
+
+  /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
+  tick(): Promise<Preconfirmation> {
+    return this.serialize(() => this.preconfirm())
+  }
+
+  /** Seals the pending block now (`evm_mine`); the schedule restarts from this instant. */
+  mine(): Promise<SealedBlock> {
+    return this.serialize(async () => {
+      const now = this.clock.now()
+      this.nextTickAt = now + this.options.preconfIntervalMs
+      this.sealAt = now + this.options.blockTimeMs
+      return this.seal()
+    })
+  }
+
+  /** Stops the realtime clock driver; the chain keeps answering reads. */
+  close(): void {
+    this.clock.stop()
+  }
+
+  /** The block `selector` names; -32000 `header not found` beyond the head. */
+  resolveBlock(selector: BlockSelector): ResolvedBlock {
+    const head = Number(this.blocks.head.header.number)
+    if ('tag' in selector) {
+      switch (selector.tag) {
+        case 'pending':
+          return { pending: this.builder.pending }
+        case 'latest':
+          return { sealed: this.blocks.head }
+        case 'safe':
+          return { sealed: this.blocks.byNumber(Math.max(0, head - this.options.safeLag))! }
+        case 'finalized':
+          return { sealed: this.blocks.byNumber(Math.max(0, head - this.options.finalizedLag))! }
+        case 'earliest':
+          return { sealed: this.blocks.byNumber(0)! }
+      }
+    }
+    if ('hash' in selector) {
+      const block = this.blocks.byHash(selector.hash)
+      if (block === undefined) throw new ResourceNotFoundError(`header for hash not found`)
+      return { sealed: block }
+    }
+    if (selector.number > BigInt(head)) throw new HeaderNotFoundError()
+    return { sealed: this.blocks.byNumber(Number(selector.number))! }
+  }
+
+  /** The state at a resolved block. */
+  viewOf(block: ResolvedBlock): StateView {
+    if (block.pending !== undefined) return block.pending.state
+    const number = Number(block.sealed.header.number)
+    return number === Number(this.blocks.head.header.number) ? this.history.latest : this.history.at(number)
+  }
+
+  /** The block context a call at a resolved block runs in. */
+  contextOf(block: ResolvedBlock): BlockContext {
+    if (block.pending !== undefined) return block.pending.context
+    const { header } = block.sealed
+    return {
+      number: header.number,
+      timestamp: header.timestamp,
+      baseFeePerGas: header.baseFeePerGas,
+      gasLimit: header.gasLimit,
+      coinbase: header.coinbase,
+      prevRandao: header.mixHash,
+    }
+  }
+
+  /** The pre-confirmed block. */
+  get pending(): PendingBlock {
+    return this.builder.pending
+  }
+
+  /** The sealed block at `number`. */
+  blockByNumber(number: number): SealedBlock | undefined {
+    return this.blocks.byNumber(number)
+  }
+
+  /** The sealed block with `hash`. */
+  blockByHash(hash: Hash): SealedBlock | undefined {
+    return this.blocks.byHash(hash)
+  }
+
+  /** Where the transaction with `hash` is, if anywhere. */
+  findTransaction(hash: Hash): TransactionLocation | undefined {
+    const pooled = this.pool.get(hash)
+    if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
+    const pending = this.builder.pending
+    const included = pending.transactionsByHash.get(hash)
+    if (included !== undefined) return { status: 'preconfirmed', transaction: included.transaction, included, pending }
+    const sealed = this.blocks.transaction(hash)
+    if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, ...sealed }
+    return undefined
+  }
+
+  private stateAt(block: BlockTag): StateView {
+    if (block === 'latest') return this.history.latest
+    if (block === 'pending') return this.builder.pending.state
+    return this.viewOf(this.resolveBlock(parseBlockTag(block, '1 (block)')))
+  }
+
+  private async fireNext(): Promise<void> {
+    if (this.nextTickAt <= this.sealAt) {
+      this.nextTickAt += this.options.preconfIntervalMs
+      await this.preconfirm()
+      return
+    }
+    const sealedAt = this.sealAt
+    this.nextTickAt = sealedAt + this.options.preconfIntervalMs
+    this.sealAt = sealedAt + this.options.blockTimeMs
+    this.seal()
+  }
+
+  private async preconfirm(): Promise<Preconfirmation> {
+    const preconfirmation = await this.builder.preconfirm()
+    this.emit('preconfirmation', preconfirmation)
+    return preconfirmation
+  }
+
+  private seal(): SealedBlock {
+    const block = this.builder.seal(blockTimestamp(this.sealAt, this.builder.pending.context.timestamp))
+    this.emit('block', block)
+    return block
+  }
+}
+
+/**
+ * Creates an in-process chain.
+ *
+ * ```ts
+ * const chain = await createChain({ clock: 'manual' })
+ * const hash = await chain.sendRawTransaction(signed)
+ * await chain.clock.advance(200) // pre-confirmed: visible at 'pending'
+ * ```
+ */
+export async function createChain(options: ChainOptions = {}): Promise<Chain> {
+  return new Chain(resolveChainOptions(options))
+}

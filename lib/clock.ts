@@ -1,0 +1,80 @@
+/**
+ * Virtual time in milliseconds since the Unix epoch. The engine reads time only from here.
+ * `manual`: time moves when the caller advances it. `realtime`: a driver advances it from the
+ * wall clock (the only wall-clock reads in the library are in this file). Either way, moving
+ * time fires every event that falls due, in order.
+ */
+import type { ClockMode } from './options.ts'
+
+/** What the clock drives: the chain's schedule of pre-confirmation ticks and seals. */
+export interface Timeline {
+  /** When the next event is due (ms). */
+  nextDueAt(): number
+  /** Runs the next event; the clock has just been moved to its due time. */
+  fireNext(): Promise<void>
+}
+
+/** The chain's clock. */
+export interface Clock {
+  readonly mode: ClockMode
+  /** Current virtual time, ms since the Unix epoch. */
+  now(): number
+  /** Moves time forward by `ms`, firing each tick and seal that falls due, in order. */
+  advance(ms: number): Promise<void>
+  /** Stops the realtime driver (nothing to stop under the manual clock). */
+  stop(): void
+}
+
+/** The wall clock: read by the realtime driver, and for a realtime genesis. */
+export function wallTimeMs(): number {
+  return Date.now()
+}
+
+/** Runs `task` after the previous task ended (FIFO), so engine mutations never interleave. */
+export type Serializer = <T>(task: () => Promise<T>) => Promise<T>
+
+/** A clock starting at `startMs`, driving `timeline`; `serialize` orders each event among other work. */
+export function createClock(mode: ClockMode, startMs: number, timeline: Timeline, serialize: Serializer): Clock {
+  let now = startMs
+  let driver: NodeJS.Timeout | undefined
+
+  async function advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance the clock by ${ms} ms`)
+    const target = now + ms
+    for (;;) {
+      const fired = await serialize(async () => {
+        const due = timeline.nextDueAt()
+        if (due > target) return false
+        if (due > now) now = due
+        await timeline.fireNext()
+        return true
+      })
+      if (!fired) break
+    }
+    if (target > now) now = target
+  }
+
+  const clock: Clock = {
+    mode,
+    now: () => now,
+    advance,
+    stop() {
+      if (driver !== undefined) clearTimeout(driver)
+      driver = undefined
+    },
+  }
+
+  if (mode === 'realtime') {
+    let wallAtNow = wallTimeMs()
+    const wake = async (): Promise<void> => {
+      const wall = wallTimeMs()
+      const elapsed = wall - wallAtNow
+      wallAtNow = wall
+      if (elapsed > 0) await advance(elapsed)
+      if (driver === undefined) return
+      driver = setTimeout(wake, Math.max(1, timeline.nextDueAt() - now)).unref()
+    }
+    driver = setTimeout(wake, Math.max(1, timeline.nextDueAt() - now)).unref()
+  }
+  return clock
+}

@@ -1,0 +1,185 @@
+/**
+ * The errors the devnet answers with: one base class, one table of JSON-RPC codes. No other
+ * module invents a code. Every error carries `code`, `message` (the node's text, exactly what
+ * geth would send) and `data`, so viem and ethers classify it the same in-process and over HTTP.
+ */
+
+/** The JSON-RPC error codes, in one place. */
+export const RPCErrorCode = {
+  /** Invalid JSON was received. */
+  parseError: -32700,
+  /** The JSON is not a valid request object. */
+  invalidRequest: -32600,
+  /** The method does not exist or is not available. */
+  methodNotFound: -32601,
+  /** Invalid method parameters. */
+  invalidParams: -32602,
+  /** A bug in the devnet; never used for an expected failure (viem retries it). */
+  internal: -32603,
+  /** geth's code for execution, pool and state errors. */
+  server: -32000,
+  /** EIP-7966: `eth_sendRawTransactionSync` timed out before the receipt was ready. */
+  transactionTimeout: 4,
+} as const
+
+/** A JSON-RPC error object, as it goes over the wire. */
+export type RPCErrorObject = { code: number; message: string; data?: unknown }
+
+/** Options for an {@link RPCError}. */
+export type RPCErrorOptions = {
+  /** JSON-serialisable payload, e.g. the revert bytes as hex. */
+  data?: unknown
+  /** The underlying error, kept for debugging. */
+  cause?: unknown
+}
+
+/** The base class of every error the devnet throws to its callers. */
+export class RPCError extends Error {
+  override name = 'RPCError'
+  /** JSON-RPC error code (see {@link RPCErrorCode}). */
+  readonly code: number
+  /** JSON-RPC error data, if any (absent, not undefined, when there is none). */
+  declare readonly data?: unknown
+  /** The one-line node message; equals `message` (viem reads `details` of its RPC errors). */
+  readonly shortMessage: string
+  /** The node message, as viem's `RpcRequestError.details`: what viem's error matchers read. */
+  readonly details: string
+
+  constructor(code: number, message: string, options: RPCErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    if (options.data !== undefined) Object.defineProperty(this, 'data', { value: options.data, enumerable: true })
+    this.shortMessage = message
+    this.details = message
+  }
+
+  /** The error as a JSON-RPC error object. */
+  toJSON(): RPCErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data }
+  }
+}
+
+/** -32700: the request body is not JSON. */
+export class ParseError extends RPCError {
+  override name = 'ParseError'
+  constructor(details: string) {
+    super(RPCErrorCode.parseError, `parse error: ${details}`)
+  }
+}
+
+/** -32600: the JSON is not a JSON-RPC request. */
+export class InvalidRequestError extends RPCError {
+  override name = 'InvalidRequestError'
+  constructor(details: string) {
+    super(RPCErrorCode.invalidRequest, `invalid request: ${details}`)
+  }
+}
+
+/** -32601: unknown method, with geth's text (ethers recognises it). */
+export class MethodNotFoundError extends RPCError {
+  override name = 'MethodNotFoundError'
+  constructor(method: string) {
+    super(RPCErrorCode.methodNotFound, `the method ${method} does not exist/is not available`)
+  }
+}
+
+/** -32602: a parameter is missing or malformed; the message names the argument. */
+export class InvalidParamsError extends RPCError {
+  override name = 'InvalidParamsError'
+  constructor(message: string) {
+    super(RPCErrorCode.invalidParams, message)
+  }
+}
+
+/** -32603: an unexpected failure inside the devnet (a bug, reported as such). */
+export class InternalError extends RPCError {
+  override name = 'InternalError'
+  constructor(cause: unknown) {
+    super(RPCErrorCode.internal, `internal error: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    })
+  }
+}
+
+/**
+ * -32000 `execution reverted`, `data` = the revert bytes. The message is exactly this text:
+ * viem decodes a -32000 revert only when it is (and ethers needs /revert/ beside hex data).
+ */
+export class ExecutionRevertedError extends RPCError {
+  override name = 'ExecutionRevertedError'
+  constructor(revertData: `0x${string}`) {
+    super(RPCErrorCode.server, 'execution reverted', { data: revertData })
+  }
+}
+
+/** -32000 for an EVM failure other than a revert (out of gas, invalid opcode, …). */
+export class ExecutionFailedError extends RPCError {
+  override name = 'ExecutionFailedError'
+  constructor(message: string) {
+    super(RPCErrorCode.server, message)
+  }
+}
+
+/** geth's texts for rejected transactions; a detail may follow after `: `. */
+export const TransactionRejection = {
+  alreadyKnown: 'already known',
+  nonceTooLow: 'nonce too low',
+  insufficientFunds: 'insufficient funds for gas * price + value',
+  insufficientFundsForTransfer: 'insufficient funds for transfer',
+  replacementUnderpriced: 'replacement transaction underpriced',
+  intrinsicGasTooLow: 'intrinsic gas too low',
+  floorDataGas: 'insufficient gas for floor data gas cost',
+  gasLimitExceeded: 'exceeds block gas limit',
+  invalidSender: 'invalid sender',
+  tipAboveFeeCap: 'max priority fee per gas higher than max fee per gas',
+  typeNotSupported: 'transaction type not supported',
+  oversizedData: 'oversized data',
+  initCodeTooLarge: 'max initcode size exceeded',
+  invalidTransaction: 'invalid transaction',
+} as const
+
+/** -32000: the pool refused a transaction, with geth's text (viem and ethers match on it). */
+export class TransactionRejectedError extends RPCError {
+  override name = 'TransactionRejectedError'
+  /** The geth reason without the detail, e.g. `nonce too low`. */
+  readonly reason: string
+  constructor(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string) {
+    super(RPCErrorCode.server, detail === undefined ? reason : `${reason}: ${detail}`)
+    this.reason = reason
+  }
+}
+
+/** -32000 `header not found`: a block number beyond the head (geth's text). */
+export class HeaderNotFoundError extends RPCError {
+  override name = 'HeaderNotFoundError'
+  constructor() {
+    super(RPCErrorCode.server, 'header not found')
+  }
+}
+
+/** -32000 for a well-formed request the devnet cannot serve (unknown snapshot id, …). */
+export class ResourceNotFoundError extends RPCError {
+  override name = 'ResourceNotFoundError'
+  constructor(message: string) {
+    super(RPCErrorCode.server, message)
+  }
+}
+
+/** Code 4 (EIP-7966): the transaction was accepted but not pre-confirmed in time; `data` is its hash. */
+export class TransactionTimeoutError extends RPCError {
+  override name = 'TransactionTimeoutError'
+  constructor(hash: `0x${string}`, timeoutMs: number) {
+    super(
+      RPCErrorCode.transactionTimeout,
+      `The transaction was added to the mempool but wasn't processed in ${timeoutMs}ms.`,
+      { data: hash },
+    )
+  }
+}
+
+/** Any thrown value as an {@link RPCError}: unknown errors become -32603 (they are bugs). */
+export function toRPCError(error: unknown): RPCError {
+  return error instanceof RPCError ? error : new InternalError(error)
+}

@@ -1,0 +1,70 @@
+/**
+ * `eth_estimateGas` as geth's gasestimator does it: cap the gas by what the sender can pay,
+ * run once at the cap, then binary-search the least gas that succeeds, starting from an
+ * optimistic guess of (used + 2300) × 64/63 and stopping within 1.5%.
+ */
+import { TransactionRejectedError, TransactionRejection, ExecutionFailedError } from '../errors.ts'
+import { callResultOrThrow, type CallOutcome, type CallRequest } from './run-call.ts'
+
+/** Runs the request with a given gas limit. */
+export type GasProbe = (gas: bigint) => Promise<CallOutcome>
+
+/** geth's estimateGasErrorRatio. */
+const ERROR_RATIO = 0.015
+const CALL_STIPEND = 2300n
+const PLAIN_TRANSFER_GAS = 21000n
+
+/** What the estimate needs to know besides the probe. */
+export interface EstimateContext {
+  readonly request: CallRequest
+  /** The pending block's gas limit: the cap when the request names no gas. */
+  readonly blockGasLimit: bigint
+  /** The sender's balance, to cap gas by what it can pay. */
+  readonly balance: bigint
+  /** Whether `to` runs code (a plain transfer to an account without code costs 21000). */
+  readonly recipientHasCode: boolean
+}
+
+function isOutOfGas(outcome: CallOutcome): boolean {
+  return outcome.error?.error === 'out of gas' || outcome.error?.error === 'code store out of gas'
+}
+
+/** The least gas limit with which the request succeeds. */
+export async function estimateGas(context: EstimateContext, probe: GasProbe): Promise<bigint> {
+  const { request } = context
+  let hi = request.gas !== undefined && request.gas >= PLAIN_TRANSFER_GAS ? request.gas : context.blockGasLimit
+  const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n
+  if (feeCap > 0n) {
+    const value = request.value ?? 0n
+    if (value > context.balance) throw new TransactionRejectedError(TransactionRejection.insufficientFundsForTransfer)
+    const allowance = (context.balance - value) / feeCap
+    if (allowance < hi) hi = allowance
+  }
+
+  if (request.to !== undefined && (request.data === undefined || request.data.length === 0) && !context.recipientHasCode) {
+    const outcome = await probe(PLAIN_TRANSFER_GAS)
+    if (outcome.error === undefined) return PLAIN_TRANSFER_GAS
+  }
+
+  const atCap = await probe(hi)
+  if (atCap.error !== undefined) {
+    if (isOutOfGas(atCap)) throw new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
+    callResultOrThrow(atCap)
+  }
+  let lo = atCap.peakGasUsed - 1n
+  const optimistic = ((atCap.peakGasUsed + CALL_STIPEND) * 64n) / 63n
+  if (optimistic < hi) {
+    const outcome = await probe(optimistic)
+    if (outcome.error === undefined) hi = optimistic
+    else lo = optimistic
+  }
+  while (lo + 1n < hi) {
+    if (Number(hi - lo) / Number(hi) < ERROR_RATIO) break
+    let middle = lo + (hi - lo) / 2n
+    if (middle > lo * 2n) middle = lo * 2n
+    const outcome = await probe(middle)
+    if (outcome.error === undefined) hi = middle
+    else lo = middle
+  }
+  return hi
+}

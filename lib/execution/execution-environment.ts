@@ -1,0 +1,14 @@
+/** The EVM of one chain, with the state adapter it reads through. */
+import type { Common } from '@ethereumjs/common'
+import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+import type { DevnetEVM } from './devnet-evm.ts'
+
+/** Everything needed to run transactions and calls on a chain. */
+export interface ExecutionEnvironment {
+  readonly evm: DevnetEVM
+  /** The EVM's state manager; attach a layer before each run. */
+  readonly state: EVMStateAdapter
+  /** The Common transactions are decoded with (holds the transaction gas parameters). */
+  readonly transactionCommon: Common
+  readonly chainId: bigint
+}

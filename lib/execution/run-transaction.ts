@@ -1,0 +1,228 @@
+/**
+ * Applies one transaction to a state layer, as geth's state transition and @ethereumjs/vm's
+ * runTx do for Prague: upfront gas purchase, nonce, EIP-7702 authorizations, the call or
+ * creation, refunds (capped at a fifth), the EIP-7623 floor, base fee burnt, tip to the
+ * coinbase, EIP-6780 self-destructs and EIP-161 cleanup. Plain value transfers between
+ * accounts without code take a direct path with the same result.
+ */
+import { BIGINT_0, bytesToBigInt, bytesToHex, bytesToUnprefixedHex, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
+import type { Address as EVMAddress } from '@ethereumjs/util'
+import { logsBloom } from '../blocks/bloom.ts'
+import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
+import { isEmptyAccount, withAccountCode, withAccountFields } from '../state/account.ts'
+import type { StateLayer } from '../state/state-layer.ts'
+import type { PooledTransaction } from '../txpool/pooled-transaction.ts'
+import type { Address } from '../types.ts'
+import { toEVMBlock, type BlockContext } from './block-context.ts'
+import type { ExecutionEnvironment } from './execution-environment.ts'
+
+/** EIP-7702: code of a delegated account starts with these bytes, then the delegate's address. */
+export const DELEGATION_PREFIX = Uint8Array.of(0xef, 0x01, 0x00)
+const ZERO_ADDRESS_BYTES = new Uint8Array(20)
+const PLAIN_TRANSFER_GAS = 21000n
+const MAX_REFUND_QUOTIENT = 5n
+
+/** A transaction that cannot be included in this block any more (the builder drops it). */
+export class UnexecutableTransactionError extends Error {
+  override name = 'UnexecutableTransactionError'
+}
+
+/** Where the transaction lands in its block. */
+export interface BlockPosition {
+  /** Gas used by the block's earlier transactions. */
+  readonly gasUsed: bigint
+  /** Logs emitted by the block's earlier transactions. */
+  readonly logCount: number
+}
+
+/** What the sender pays per gas in `block`, and how much of it goes to the coinbase. */
+function gasPrices(transaction: PooledTransaction, block: BlockContext): { price: bigint; tip: bigint } {
+  const { baseFeePerGas } = block
+  const headroom = transaction.maxFeePerGas - baseFeePerGas
+  const tip = headroom < transaction.maxPriorityFeePerGas ? headroom : transaction.maxPriorityFeePerGas
+  return { price: baseFeePerGas + tip, tip }
+}
+
+/** geth's preCheck: the transaction must still fit the state it is about to run on. */
+function checkExecutable(transaction: PooledTransaction, state: StateLayer, block: BlockContext): void {
+  const sender = state.getAccount(transaction.sender)
+  const nonce = sender?.nonce ?? 0n
+  if (nonce !== transaction.nonce) {
+    throw new UnexecutableTransactionError(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
+  }
+  if (sender !== undefined && sender.code.length > 0 && !equalsBytes(sender.code.subarray(0, 3), DELEGATION_PREFIX)) {
+    throw new UnexecutableTransactionError('sender not an eoa')
+  }
+  if (transaction.maxFeePerGas < block.baseFeePerGas) {
+    throw new UnexecutableTransactionError('max fee per gas less than block base fee')
+  }
+  if ((sender?.balance ?? 0n) < transaction.cost) {
+    throw new UnexecutableTransactionError('insufficient funds for gas * price + value')
+  }
+}
+
+/** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
+function credit(state: StateLayer, address: Address, amount: bigint): void {
+  const account = state.getAccount(address)
+  if (account === undefined && amount === 0n) return
+  const updated = withAccountFields(account, { balance: (account?.balance ?? 0n) + amount })
+  state.putAccount(address, isEmptyAccount(updated) ? undefined : updated)
+}
+
+/** Whether the transaction only moves ether between accounts that run no code. */
+function isPlainTransfer(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
+  const { tx, to } = transaction
+  if (to === undefined || tx.data.length > 0 || transaction.type === 4) return false
+  if ('accessList' in tx && tx.accessList.length > 0) return false
+  if ((state.getAccount(to)?.code.length ?? 0) > 0) return false
+  return environment.evm.getPrecompile(to) === undefined
+}
+
+function receiptOf(
+  status: 0 | 1,
+  gasUsed: bigint,
+  price: bigint,
+  logs: readonly Log[],
+  contractAddress: Address | undefined,
+  position: BlockPosition,
+): TransactionReceipt {
+  return {
+    status,
+    gasUsed,
+    cumulativeGasUsed: position.gasUsed + gasUsed,
+    effectiveGasPrice: price,
+    logs,
+    logsBloom: logsBloom(logs),
+    contractAddress,
+    firstLogIndex: position.logCount,
+  }
+}
+
+function runPlainTransfer(transaction: PooledTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
+  const { price, tip } = gasPrices(transaction, block)
+  const sender = state.getAccount(transaction.sender)!
+  state.putAccount(
+    transaction.sender,
+    withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - PLAIN_TRANSFER_GAS * price - transaction.value }),
+  )
+  credit(state, transaction.to!, transaction.value)
+  credit(state, block.coinbase, PLAIN_TRANSFER_GAS * tip)
+  return receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position)
+}
+
+/** EIP-7702: installs each valid authorization's delegation; returns the refund for existing authorities. */
+async function applyAuthorizations(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): Promise<bigint> {
+  const { tx } = transaction
+  if (!('authorizationList' in tx)) return 0n
+  const common = environment.transactionCommon
+  const existingAuthorityRefund = common.param('perEmptyAccountCost') - common.param('perAuthBaseGas')
+  let refund = 0n
+  for (const authorization of tx.authorizationList) {
+    const [chainId, delegate, nonceBytes, yParity, , s] = authorization
+    const authorizedChain = bytesToBigInt(chainId)
+    if (authorizedChain !== 0n && authorizedChain !== environment.chainId) continue
+    const nonce = bytesToBigInt(nonceBytes)
+    if (nonce >= MAX_UINT64 || bytesToBigInt(s) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(yParity) > 1n) continue
+    let authority: EVMAddress
+    try {
+      authority = eoaCode7702RecoverAuthority(authorization)
+    } catch {
+      continue
+    }
+    const authorityKey = authority.toString() as Address
+    environment.evm.journal.addAlwaysWarmAddress(authorityKey)
+    const account = state.getAccount(authorityKey)
+    if (account !== undefined && account.code.length > 0 && !equalsBytes(account.code.subarray(0, 3), DELEGATION_PREFIX)) continue
+    if ((account?.nonce ?? 0n) !== nonce) continue
+    if (account !== undefined) refund += existingAuthorityRefund
+    const code = equalsBytes(delegate, ZERO_ADDRESS_BYTES) ? new Uint8Array(0) : concatBytes(DELEGATION_PREFIX, delegate)
+    state.putAccount(authorityKey, withAccountCode(withAccountFields(account, { nonce: nonce + 1n }), code))
+  }
+  return refund
+}
+
+function warmAddresses(transaction: PooledTransaction, block: BlockContext, environment: ExecutionEnvironment): void {
+  const { journal } = environment.evm
+  journal.cleanJournal()
+  for (const address of environment.evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+  journal.addAlwaysWarmAddress(transaction.sender)
+  if (transaction.to !== undefined) journal.addAlwaysWarmAddress(transaction.to)
+  journal.addAlwaysWarmAddress(block.coinbase)
+  const { tx } = transaction
+  if ('accessList' in tx) {
+    for (const [address, slots] of tx.accessList) {
+      const key = bytesToUnprefixedHex(address)
+      journal.addAlwaysWarmAddress(key, true)
+      for (const slot of slots) journal.addAlwaysWarmSlot(key, bytesToUnprefixedHex(slot), true)
+    }
+  }
+}
+
+async function runInEVM(
+  transaction: PooledTransaction,
+  state: StateLayer,
+  block: BlockContext,
+  position: BlockPosition,
+  environment: ExecutionEnvironment,
+): Promise<TransactionReceipt> {
+  const { evm } = environment
+  const { tx } = transaction
+  const { price, tip } = gasPrices(transaction, block)
+  environment.state.attach(state)
+  warmAddresses(transaction, block, environment)
+
+  const sender = state.getAccount(transaction.sender)!
+  state.putAccount(
+    transaction.sender,
+    withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - transaction.gasLimit * price }),
+  )
+  const authorizationRefund = await applyAuthorizations(transaction, state, environment)
+
+  const result = await evm.runCall({
+    block: toEVMBlock(block),
+    gasPrice: price,
+    caller: transaction.senderAddress,
+    gasLimit: transaction.gasLimit - transaction.intrinsicGas,
+    to: tx.to,
+    value: tx.value,
+    data: tx.data,
+    skipNonceIncrement: true,
+  })
+  const execution = result.execResult
+
+  let gasUsed = execution.executionGasUsed + transaction.intrinsicGas
+  const refund = (execution.gasRefund ?? BIGINT_0) + authorizationRefund
+  const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
+  gasUsed -= refund < maxRefund ? refund : maxRefund
+  if (gasUsed < transaction.floorDataGas) gasUsed = transaction.floorDataGas
+
+  const payer = state.getAccount(transaction.sender)!
+  state.putAccount(transaction.sender, withAccountFields(payer, { balance: payer.balance + (transaction.gasLimit - gasUsed) * price }))
+  credit(state, block.coinbase, gasUsed * tip)
+
+  for (const address of execution.selfdestruct?.keys() ?? []) {
+    if (execution.createdAddresses?.has(address) === true) state.putAccount(address as Address, undefined)
+  }
+  await evm.journal.cleanup()
+
+  const failed = execution.exceptionError !== undefined
+  const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
+  const contractAddress = tx.to === undefined && !failed ? (result.createdAddress?.toString() as Address) : undefined
+  return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position)
+}
+
+/**
+ * Executes `transaction` on `state` in `block`; throws {@link UnexecutableTransactionError} if it
+ * no longer fits the state (the state is then untouched).
+ */
+export async function runTransaction(
+  transaction: PooledTransaction,
+  state: StateLayer,
+  block: BlockContext,
+  position: BlockPosition,
+  environment: ExecutionEnvironment,
+): Promise<TransactionReceipt> {
+  checkExecutable(transaction, state, block)
+  if (isPlainTransfer(transaction, state, environment)) return runPlainTransfer(transaction, state, block, position)
+  return runInEVM(transaction, state, block, position, environment)
+}

@@ -1,0 +1,70 @@
+/**
+ * `eth_feeHistory` as geth answers it: for `blockCount` blocks ending at `newestBlock`, each
+ * block's base fee (plus the next one's), gas used ratio and, per requested percentile, the
+ * effective tip below which that share of the block's gas was paid.
+ */
+import type { IncludedTransaction } from '../blocks/block.ts'
+import type { Chain } from '../chain.ts'
+import { nextBaseFee } from '../blocks/base-fee.ts'
+import { toQuantity } from './hex.ts'
+import type { BlockSelector } from './params.ts'
+
+/** geth's maximum block count per request (more is silently capped). */
+const MAX_BLOCK_COUNT = 1024
+
+interface FeeBlock {
+  readonly baseFeePerGas: bigint
+  readonly gasUsed: bigint
+  readonly gasLimit: bigint
+  readonly transactions: readonly IncludedTransaction[]
+}
+
+function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
+  if (block.transactions.length === 0) return percentiles.map(() => 0n)
+  const tips = block.transactions
+    .map(({ receipt }) => ({ tip: receipt.effectiveGasPrice - block.baseFeePerGas, gas: receipt.gasUsed }))
+    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
+  const result: bigint[] = []
+  let index = 0
+  let sum = tips[0].gas
+  for (const percentile of percentiles) {
+    const threshold = (Number(block.gasUsed) * percentile) / 100
+    while (Number(sum) < threshold && index < tips.length - 1) {
+      index++
+      sum += tips[index].gas
+    }
+    result.push(tips[index].tip)
+  }
+  return result
+}
+
+/** The `eth_feeHistory` result. */
+export function feeHistory(chain: Chain, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
+  if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
+  const includesPending = 'tag' in newest && newest.tag === 'pending'
+  const last = includesPending ? chain.blockNumber() + 1n : chain.resolveBlock(newest).sealed!.header.number
+  const count = BigInt(Math.min(blockCount, MAX_BLOCK_COUNT))
+  const oldest = last + 1n - count > 0n ? last + 1n - count : 0n
+
+  const blocks: FeeBlock[] = []
+  for (let number = oldest; number <= last; number++) {
+    if (includesPending && number === last) {
+      const { context, gasUsed, transactions } = chain.pending
+      blocks.push({ baseFeePerGas: context.baseFeePerGas, gasUsed, gasLimit: context.gasLimit, transactions })
+    } else {
+      const { header, transactions } = chain.blockByNumber(Number(number))!
+      blocks.push({ baseFeePerGas: header.baseFeePerGas, gasUsed: header.gasUsed, gasLimit: header.gasLimit, transactions })
+    }
+  }
+  const newestBlock = blocks[blocks.length - 1]
+  const baseFees = [...blocks.map((block) => block.baseFeePerGas), nextBaseFee(newestBlock.baseFeePerGas, newestBlock.gasUsed, newestBlock.gasLimit)]
+  const result: Record<string, unknown> = {
+    oldestBlock: toQuantity(oldest),
+    baseFeePerGas: baseFees.map(toQuantity),
+    gasUsedRatio: blocks.map((block) => Number(block.gasUsed) / Number(block.gasLimit)),
+    baseFeePerBlobGas: baseFees.map(() => '0x1'),
+    blobGasUsedRatio: blocks.map(() => 0),
+  }
+  if (percentiles.length > 0) result.reward = blocks.map((block) => rewards(block, percentiles).map(toQuantity))
+  return result
+}

@@ -1,0 +1,211 @@
+/**
+ * Engine objects to their JSON-RPC form (geth's field names and formats). A pre-confirmed
+ * transaction's receipt carries 32 zero bytes as its block hash, as Base's flashblocks nodes do.
+ */
+import { Capability } from '@ethereumjs/tx'
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
+import { BLOOM_BYTES, mergeBloom } from '../blocks/bloom.ts'
+import { EMPTY_OMMERS_HASH } from '../blocks/header.ts'
+import { encodeReceipt, type Log } from '../blocks/receipt.ts'
+import { orderedTrieRoot } from '../trie/ordered-trie.ts'
+import type { PendingBlock } from '../pending-block.ts'
+import type { PooledTransaction } from '../txpool/pooled-transaction.ts'
+import type { Hash } from '../types.ts'
+import { toData, toQuantity } from './hex.ts'
+
+/** The block hash of pre-confirmed receipts and of the pending block: 32 zero bytes. */
+export const PENDING_BLOCK_HASH = `0x${'0'.repeat(64)}` as Hash
+
+const ZERO_NONCE = '0x0000000000000000'
+
+/** Where a transaction sits, for its JSON: nothing (mempool) or block, number and index. */
+export interface InclusionPoint {
+  /** Null for a mempool transaction; {@link PENDING_BLOCK_HASH} or null for pre-confirmed ones. */
+  readonly blockHash: Hash | null
+  readonly blockNumber: bigint
+  readonly index: number
+  /** The base fee of the block, for `gasPrice` of EIP-1559 transactions. */
+  readonly baseFeePerGas: bigint
+}
+
+/** A transaction as `eth_getTransactionByHash` returns it. */
+export function formatTransaction(transaction: PooledTransaction, at: InclusionPoint | undefined): Record<string, unknown> {
+  const { tx, type } = transaction
+  const json: Record<string, unknown> = {
+    blockHash: at?.blockHash ?? null,
+    blockNumber: at === undefined ? null : toQuantity(at.blockNumber),
+    from: transaction.sender,
+    gas: toQuantity(transaction.gasLimit),
+    gasPrice: toQuantity(
+      type >= 2 && at !== undefined
+        ? at.baseFeePerGas + minimum(transaction.maxPriorityFeePerGas, transaction.maxFeePerGas - at.baseFeePerGas)
+        : transaction.maxFeePerGas,
+    ),
+    hash: transaction.hash,
+    input: toData(tx.data),
+    nonce: toQuantity(transaction.nonce),
+    to: transaction.to ?? null,
+    transactionIndex: at === undefined ? null : toQuantity(at.index),
+    value: toQuantity(transaction.value),
+    type: toQuantity(type),
+  }
+  if (type >= 2) {
+    json.maxFeePerGas = toQuantity(transaction.maxFeePerGas)
+    json.maxPriorityFeePerGas = toQuantity(transaction.maxPriorityFeePerGas)
+  }
+  if ('accessList' in tx) {
+    json.accessList = tx.accessList.map(([address, keys]) => ({ address: bytesToHex(address), storageKeys: keys.map((key) => bytesToHex(key)) }))
+  }
+  if ('authorizationList' in tx) {
+    json.authorizationList = tx.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
+      chainId: toQuantity(bytesToBigInt(chainId)),
+      address: bytesToHex(address),
+      nonce: toQuantity(bytesToBigInt(nonce)),
+      yParity: toQuantity(bytesToBigInt(yParity)),
+      r: toQuantity(bytesToBigInt(r)),
+      s: toQuantity(bytesToBigInt(s)),
+    }))
+  }
+  const chainId = 'chainId' in tx ? tx.chainId : tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined
+  if (chainId !== undefined) json.chainId = toQuantity(chainId)
+  json.v = toQuantity(tx.v!)
+  json.r = toQuantity(tx.r!)
+  json.s = toQuantity(tx.s!)
+  if (type !== 0) json.yParity = toQuantity(tx.v!)
+  return json
+}
+
+function minimum(a: bigint, b: bigint): bigint {
+  return a < b ? a : b
+}
+
+/** A log as receipts, `eth_getLogs` and subscriptions return it. */
+export function formatLog(log: Log, logIndex: number, included: IncludedTransaction, blockHash: Hash, blockNumber: bigint): Record<string, unknown> {
+  return {
+    address: log.address,
+    topics: log.topics.map((topic) => bytesToHex(topic)),
+    data: toData(log.data),
+    blockNumber: toQuantity(blockNumber),
+    transactionHash: included.transaction.hash,
+    transactionIndex: toQuantity(included.index),
+    blockHash,
+    logIndex: toQuantity(logIndex),
+    removed: false,
+  }
+}
+
+/** The logs of an included transaction, formatted. */
+export function formatLogs(included: IncludedTransaction, blockHash: Hash, blockNumber: bigint): Record<string, unknown>[] {
+  const { receipt } = included
+  return receipt.logs.map((log, i) => formatLog(log, receipt.firstLogIndex + i, included, blockHash, blockNumber))
+}
+
+/** A receipt as `eth_getTransactionReceipt` returns it. */
+export function formatReceipt(included: IncludedTransaction, blockHash: Hash, blockNumber: bigint): Record<string, unknown> {
+  const { transaction, receipt } = included
+  return {
+    transactionHash: transaction.hash,
+    transactionIndex: toQuantity(included.index),
+    blockHash,
+    blockNumber: toQuantity(blockNumber),
+    from: transaction.sender,
+    to: transaction.to ?? null,
+    cumulativeGasUsed: toQuantity(receipt.cumulativeGasUsed),
+    gasUsed: toQuantity(receipt.gasUsed),
+    contractAddress: receipt.contractAddress ?? null,
+    logs: formatLogs(included, blockHash, blockNumber),
+    logsBloom: toData(receipt.logsBloom),
+    status: toQuantity(receipt.status),
+    effectiveGasPrice: toQuantity(receipt.effectiveGasPrice),
+    type: toQuantity(transaction.type),
+  }
+}
+
+function formatTransactions(
+  transactions: readonly IncludedTransaction[],
+  full: boolean,
+  point: (included: IncludedTransaction) => InclusionPoint,
+): unknown[] {
+  return transactions.map((included) => (full ? formatTransaction(included.transaction, point(included)) : included.transaction.hash))
+}
+
+/** A sealed block as `eth_getBlockByNumber` / `eth_getBlockByHash` return it. */
+export function formatBlock(block: SealedBlock, fullTransactions: boolean): Record<string, unknown> {
+  const { header } = block
+  return {
+    number: toQuantity(header.number),
+    hash: block.hash,
+    parentHash: toData(header.parentHash),
+    nonce: ZERO_NONCE,
+    sha3Uncles: toData(EMPTY_OMMERS_HASH),
+    logsBloom: toData(header.logsBloom),
+    transactionsRoot: toData(header.transactionsRoot),
+    stateRoot: toData(header.stateRoot),
+    receiptsRoot: toData(header.receiptsRoot),
+    miner: header.coinbase,
+    difficulty: '0x0',
+    totalDifficulty: '0x0',
+    extraData: toData(header.extraData),
+    size: toQuantity(block.size),
+    gasLimit: toQuantity(header.gasLimit),
+    gasUsed: toQuantity(header.gasUsed),
+    timestamp: toQuantity(header.timestamp),
+    mixHash: toData(header.mixHash),
+    baseFeePerGas: toQuantity(header.baseFeePerGas),
+    withdrawalsRoot: toData(header.withdrawalsRoot),
+    blobGasUsed: toQuantity(header.blobGasUsed),
+    excessBlobGas: toQuantity(header.excessBlobGas),
+    parentBeaconBlockRoot: toData(header.parentBeaconBlockRoot),
+    requestsHash: toData(header.requestsHash),
+    transactions: formatTransactions(block.transactions, fullTransactions, (included) => ({
+      blockHash: block.hash,
+      blockNumber: header.number,
+      index: included.index,
+      baseFeePerGas: header.baseFeePerGas,
+    })),
+    uncles: [],
+    withdrawals: [],
+  }
+}
+
+/**
+ * The pre-confirmed block as `eth_getBlockByNumber('pending')` returns it: hash and state root
+ * are 32 zero bytes (neither is final before the seal), transactions are those pre-confirmed so far.
+ */
+export function formatPendingBlock(pending: PendingBlock, fullTransactions: boolean): Record<string, unknown> {
+  const { context, transactions } = pending
+  const logsBloom = new Uint8Array(BLOOM_BYTES)
+  for (const { receipt } of transactions) mergeBloom(logsBloom, receipt.logsBloom)
+  return {
+    number: toQuantity(context.number),
+    hash: PENDING_BLOCK_HASH,
+    parentHash: pending.parentHash,
+    nonce: ZERO_NONCE,
+    sha3Uncles: toData(EMPTY_OMMERS_HASH),
+    logsBloom: toData(logsBloom),
+    transactionsRoot: toData(orderedTrieRoot(transactions.map(({ transaction }) => transaction.raw))),
+    stateRoot: PENDING_BLOCK_HASH,
+    receiptsRoot: toData(orderedTrieRoot(transactions.map(({ transaction, receipt }) => encodeReceipt(transaction.type, receipt)))),
+    miner: context.coinbase,
+    difficulty: '0x0',
+    totalDifficulty: '0x0',
+    extraData: '0x',
+    size: '0x0',
+    gasLimit: toQuantity(context.gasLimit),
+    gasUsed: toQuantity(pending.gasUsed),
+    timestamp: toQuantity(context.timestamp),
+    mixHash: toData(context.prevRandao),
+    baseFeePerGas: toQuantity(context.baseFeePerGas),
+    blobGasUsed: '0x0',
+    excessBlobGas: '0x0',
+    transactions: formatTransactions(pending.transactions, fullTransactions, (included) => ({
+      blockHash: null,
+      blockNumber: context.number,
+      index: included.index,
+      baseFeePerGas: context.baseFeePerGas,
+    })),
+    uncles: [],
+    withdrawals: [],
+  }
+}

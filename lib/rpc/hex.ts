@@ -1,0 +1,92 @@
+/**
+ * Hex parsing and formatting: the only place where wire strings become engine values and back.
+ * Parsers take the argument's name so a bad value gets a -32602 that says which one it was.
+ */
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { InvalidParamsError } from '../errors.ts'
+import type { Address, Hash, Hex } from '../types.ts'
+
+const hexPattern = /^0x[0-9a-fA-F]*$/
+const addressPattern = /^0x[0-9a-fA-F]{40}$/
+const hashPattern = /^0x[0-9a-fA-F]{64}$/
+const quantityPattern = /^0x[0-9a-fA-F]{1,64}$/
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`
+  if (typeof value === 'bigint') return `${value}n`
+  try {
+    const json = JSON.stringify(value)
+    return json === undefined ? String(value) : json.length > 80 ? `${json.slice(0, 77)}...` : json
+  } catch {
+    return typeof value
+  }
+}
+
+/** A -32602 error naming the argument: `invalid argument <name>: <reason>`. */
+export function invalidArgument(name: string, reason: string): InvalidParamsError {
+  return new InvalidParamsError(`invalid argument ${name}: ${reason}`)
+}
+
+/** Whether `value` is a 0x-prefixed hex string (any length). */
+export function isHex(value: unknown): value is Hex {
+  return typeof value === 'string' && hexPattern.test(value)
+}
+
+/** A 20-byte address, lowercased (the engine's address key). */
+export function parseAddress(value: unknown, name: string): Address {
+  if (typeof value !== 'string' || !addressPattern.test(value)) {
+    throw invalidArgument(name, `expected a 20-byte hex address, got ${describe(value)}`)
+  }
+  return value.toLowerCase() as Address
+}
+
+/** A 32-byte hash, lowercased. */
+export function parseHash(value: unknown, name: string): Hash {
+  if (typeof value !== 'string' || !hashPattern.test(value)) {
+    throw invalidArgument(name, `expected a 32-byte hex hash, got ${describe(value)}`)
+  }
+  return value.toLowerCase() as Hash
+}
+
+/** A QUANTITY: 0x-prefixed hex of at most 256 bits. */
+export function parseQuantity(value: unknown, name: string): bigint {
+  if (typeof value !== 'string' || !quantityPattern.test(value)) {
+    throw invalidArgument(name, `expected a hex quantity of at most 256 bits, got ${describe(value)}`)
+  }
+  return BigInt(value)
+}
+
+/** A QUANTITY that must fit a safe JavaScript integer (counts, indexes, milliseconds). */
+export function parseSmallQuantity(value: unknown, name: string): number {
+  const quantity = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : parseQuantity(value, name)
+  if (quantity > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument(name, `${describe(value)} is too large`)
+  return Number(quantity)
+}
+
+/** DATA: 0x-prefixed hex with an even number of digits. */
+export function parseData(value: unknown, name: string): Uint8Array {
+  if (typeof value !== 'string' || !hexPattern.test(value) || value.length % 2 !== 0) {
+    throw invalidArgument(name, `expected even-length 0x-prefixed hex data, got ${describe(value)}`)
+  }
+  return hexToBytes(value as Hex)
+}
+
+/** A QUANTITY on the wire: minimal hex, `0x0` for zero. */
+export function toQuantity(value: bigint | number): Hex {
+  return `0x${value.toString(16)}`
+}
+
+/** DATA on the wire. */
+export function toData(bytes: Uint8Array): Hex {
+  return bytesToHex(bytes)
+}
+
+/** A 32-byte word on the wire (storage values). */
+export function toWord(value: bigint): Hex {
+  return `0x${value.toString(16).padStart(64, '0')}`
+}
+
+/** Bytes from a hex string the engine produced itself (no validation). */
+export function fromHex(hex: Hex): Uint8Array {
+  return hexToBytes(hex)
+}

@@ -1,0 +1,194 @@
+/**
+ * The JSON-RPC method table: each method's parameter parsers and its handler, which calls the
+ * chain and formats the result. Parsers name the argument they reject (-32602).
+ */
+import type { Chain } from '../chain.ts'
+import { callResultOrThrow } from '../execution/run-call.ts'
+import type { BlockTag } from '../types.ts'
+import { feeHistory } from './fee-history.ts'
+import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction, PENDING_BLOCK_HASH } from './format.ts'
+import { invalidArgument, parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
+import { parseBlockTag, parseCallRequest, parseQuantityLike, type BlockSelector } from './params.ts'
+
+/** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
+interface Parameter<T> {
+  readonly name: string
+  readonly parse: (value: unknown, name: string) => T
+  readonly fallback?: () => T
+}
+
+type Parsed<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never }
+
+/** One RPC method. */
+export interface MethodDefinition {
+  readonly parameters: readonly Parameter<unknown>[]
+  readonly handler: (chain: Chain, args: unknown[]) => unknown
+}
+
+function method<const P extends readonly Parameter<unknown>[]>(
+  parameters: P,
+  handler: (chain: Chain, ...args: Parsed<P>) => unknown,
+): MethodDefinition {
+  return { parameters, handler: (chain, args) => handler(chain, ...(args as Parsed<P>)) }
+}
+
+function required<T>(name: string, parse: (value: unknown, name: string) => T): Parameter<T> {
+  return { name, parse }
+}
+
+function optional<T>(name: string, parse: (value: unknown, name: string) => T, fallback: () => T): Parameter<T> {
+  return { name, parse, fallback }
+}
+
+function parseBoolean(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${JSON.stringify(value)}`)
+  return value
+}
+
+function parseMilliseconds(value: unknown, name: string): number {
+  return parseSmallQuantity(value, name)
+}
+
+function parsePercentiles(value: unknown, name: string): number[] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of percentiles')
+  let previous = -1
+  return value.map((entry, i) => {
+    if (typeof entry !== 'number' || !Number.isFinite(entry) || entry < 0 || entry > 100 || entry < previous) {
+      throw invalidArgument(name, `invalid reward percentile at index ${i}: ${JSON.stringify(entry)} (need ascending values in 0..100)`)
+    }
+    previous = entry
+    return entry
+  })
+}
+
+function rejectStateOverrides(value: unknown, name: string): undefined {
+  if (value === null || (typeof value === 'object' && Object.keys(value as object).length === 0)) return undefined
+  throw invalidArgument(name, 'state overrides are not supported by preconf-devnet')
+}
+
+const address = (name: string) => required(`${name} (address)`, parseAddress)
+const block = (index: number, fallback: 'latest' | 'pending' = 'latest') =>
+  optional(`${index} (block)`, parseBlockTag, () => parseBlockTag(fallback, `${index} (block)`))
+const hash = (name: string) => required(`${name} (hash)`, parseHash)
+
+/** geth's client version string, with our name. */
+export const CLIENT_VERSION = 'preconf-devnet/v0.1.0'
+
+/** The priority fee suggested to wallets (Anvil's minimum suggestion, 1 gwei). */
+export const SUGGESTED_PRIORITY_FEE = 1_000_000_000n
+
+/** Every method the devnet answers, by name. */
+export const methods: Readonly<Record<string, MethodDefinition>> = {
+  web3_clientVersion: method([], () => CLIENT_VERSION),
+  net_version: method([], (chain) => String(chain.options.chainId)),
+  eth_chainId: method([], (chain) => toQuantity(chain.options.chainId)),
+  eth_blockNumber: method([], (chain) => toQuantity(chain.blockNumber())),
+  eth_accounts: method([], (chain) => chain.accounts.map((account) => account.address)),
+
+  eth_getBalance: method([address('0'), block(1)], async (chain, account, selector) =>
+    toQuantity(await chain.getBalance(account, selectorToTag(selector))),
+  ),
+  eth_getCode: method([address('0'), block(1)], (chain, account, selector) => chain.getCode(account, selectorToTag(selector))),
+  eth_getStorageAt: method(
+    [address('0'), required('1 (slot)', parseQuantityLike), block(2)],
+    (chain, account, slot, selector) => chain.getStorageAt(account, slot, selectorToTag(selector)),
+  ),
+  eth_getTransactionCount: method([address('0'), block(1)], async (chain, account, selector) =>
+    toQuantity(await chain.getTransactionCount(account, selectorToTag(selector))),
+  ),
+  eth_call: method(
+    [required('0 (call)', parseCallRequest), block(1), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
+    async (chain, request, selector) => toData(callResultOrThrow(await chain.simulate(request, selector))),
+  ),
+  eth_estimateGas: method(
+    [required('0 (call)', parseCallRequest), block(1, 'pending'), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
+    async (chain, request, selector) => toQuantity(await chain.estimateGas(request, selector)),
+  ),
+  eth_sendRawTransaction: method([required('0 (transaction)', parseData)], (chain, raw) => chain.sendRawTransaction(raw)),
+
+  eth_gasPrice: method([], (chain) => toQuantity(chain.pending.context.baseFeePerGas + SUGGESTED_PRIORITY_FEE)),
+  eth_maxPriorityFeePerGas: method([], () => toQuantity(SUGGESTED_PRIORITY_FEE)),
+  eth_feeHistory: method(
+    [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseBlockTag), optional('2 (reward percentiles)', parsePercentiles, () => [])],
+    (chain, count, newest, percentiles) => feeHistory(chain, count, newest, percentiles),
+  ),
+
+  eth_getBlockByNumber: method([required('0 (block)', parseBlockTag), optional('1 (full transactions)', parseBoolean, () => false)], (chain, selector, full) => {
+    if ('tag' in selector && selector.tag === 'pending') return formatPendingBlock(chain.pending, full)
+    if ('number' in selector && selector.number > chain.blockNumber()) return null
+    const resolved = chain.resolveBlock(selector)
+    return resolved.sealed === undefined ? formatPendingBlock(resolved.pending, full) : formatBlock(resolved.sealed, full)
+  }),
+  eth_getBlockByHash: method([hash('0'), optional('1 (full transactions)', parseBoolean, () => false)], (chain, blockHash, full) => {
+    const found = chain.blockByHash(blockHash)
+    return found === undefined ? null : formatBlock(found, full)
+  }),
+  eth_getTransactionByHash: method([hash('0')], (chain, transactionHash) => {
+    const location = chain.findTransaction(transactionHash)
+    if (location === undefined) return null
+    switch (location.status) {
+      case 'mempool':
+        return formatTransaction(location.transaction, undefined)
+      case 'preconfirmed': {
+        const { context } = location.pending
+        return formatTransaction(location.transaction, {
+          blockHash: null,
+          blockNumber: context.number,
+          index: location.included.index,
+          baseFeePerGas: context.baseFeePerGas,
+        })
+      }
+      case 'sealed': {
+        const { header } = location.block
+        return formatTransaction(location.transaction, {
+          blockHash: location.block.hash,
+          blockNumber: header.number,
+          index: location.included.index,
+          baseFeePerGas: header.baseFeePerGas,
+        })
+      }
+    }
+  }),
+  eth_getTransactionReceipt: method([hash('0')], (chain, transactionHash) => {
+    const location = chain.findTransaction(transactionHash)
+    if (location === undefined || location.status === 'mempool') return null
+    if (location.status === 'preconfirmed') return formatReceipt(location.included, PENDING_BLOCK_HASH, location.pending.context.number)
+    return formatReceipt(location.included, location.block.hash, location.block.header.number)
+  }),
+
+  service_transactionStatus: method([hash('0')], (chain, transactionHash) => transactionStatus(chain, transactionHash)),
+  base_transactionStatus: method([hash('0')], (chain, transactionHash) => transactionStatus(chain, transactionHash)),
+
+  preconf_advanceClock: method([required('0 (milliseconds)', parseMilliseconds)], async (chain, ms) => {
+    await chain.clock.advance(ms)
+    return chain.clock.now()
+  }),
+  preconf_tick: method([], async (chain) => {
+    const preconfirmation = await chain.tick()
+    return {
+      blockNumber: toQuantity(preconfirmation.blockNumber),
+      index: preconfirmation.index,
+      transactions: preconfirmation.transactions.map(({ transaction }) => transaction.hash),
+    }
+  }),
+  evm_mine: method([], async (chain) => {
+    await chain.mine()
+    return '0x0'
+  }),
+}
+
+/**
+ * Base's transaction status: `Known` while the transaction is in the mempool or pre-confirmed
+ * and not yet sealed, `Unknown` otherwise (sealed, dropped, or never seen).
+ */
+function transactionStatus(chain: Chain, transactionHash: `0x${string}`): { status: 'Known' | 'Unknown' } {
+  const location = chain.findTransaction(transactionHash)
+  return { status: location !== undefined && location.status !== 'sealed' ? 'Known' : 'Unknown' }
+}
+
+/** A parsed selector back as the chain's block argument. */
+function selectorToTag(selector: BlockSelector): BlockTag {
+  if ('tag' in selector) return selector.tag
+  if ('number' in selector) return selector.number
+  return { blockHash: selector.hash }
+}

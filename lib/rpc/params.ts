@@ -1,0 +1,83 @@
+/**
+ * Parsers for the structured parameters of the RPC methods (and of the chain's plain
+ * functions, which take the same shapes): block tags and call objects.
+ */
+import type { CallRequest } from '../execution/run-call.ts'
+import type { Address, BlockTagName, Hash, Hex } from '../types.ts'
+import { invalidArgument, parseAddress, parseData, parseHash, parseQuantity } from './hex.ts'
+
+/** A block tag after parsing: a named tag, a number, or a hash (EIP-1898). */
+export type BlockSelector = { readonly tag: BlockTagName } | { readonly number: bigint } | { readonly hash: Hash }
+
+const tagNames = new Set<string>(['latest', 'pending', 'safe', 'finalized', 'earliest'])
+
+/** A QUANTITY given as hex, or (in-process) as a bigint or a safe integer. */
+export function parseQuantityLike(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint' && value >= 0n) return value
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  return parseQuantity(value, name)
+}
+
+/** A block tag, number or EIP-1898 object. */
+export function parseBlockTag(value: unknown, name: string): BlockSelector {
+  if (typeof value === 'string' && tagNames.has(value)) return { tag: value as BlockTagName }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const object = value as { blockHash?: unknown; blockNumber?: unknown }
+    if (object.blockHash !== undefined && object.blockNumber !== undefined) {
+      throw invalidArgument(name, 'a block object takes blockHash or blockNumber, not both')
+    }
+    if (object.blockHash !== undefined) return { hash: parseHash(object.blockHash, name) }
+    if (object.blockNumber !== undefined) return parseBlockTag(object.blockNumber, name)
+    throw invalidArgument(name, 'a block object needs blockHash or blockNumber')
+  }
+  if (typeof value === 'string' && !value.startsWith('0x')) {
+    throw invalidArgument(name, `expected a block number or one of latest, pending, safe, finalized, earliest, got "${value.slice(0, 40)}"`)
+  }
+  return { number: parseQuantityLike(value, name) }
+}
+
+function optional<T>(object: Record<string, unknown>, key: string, name: string, parse: (value: unknown, name: string) => T): T | undefined {
+  const value = object[key]
+  return value === undefined || value === null ? undefined : parse(value, `${name}.${key}`)
+}
+
+function parseAccessList(value: unknown, name: string): CallRequest['accessList'] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an access list array')
+  return value.map((entry, i) => {
+    const item = entry as { address?: unknown; storageKeys?: unknown }
+    if (typeof entry !== 'object' || entry === null || !Array.isArray(item.storageKeys)) {
+      throw invalidArgument(`${name}[${i}]`, 'expected { address, storageKeys }')
+    }
+    return {
+      address: parseAddress(item.address, `${name}[${i}].address`),
+      storageKeys: item.storageKeys.map((key, k) => parseHash(key, `${name}[${i}].storageKeys[${k}]`) as Hex),
+    }
+  })
+}
+
+/** The call object of `eth_call` / `eth_estimateGas` (`data` or its alias `input`). */
+export function parseCallRequest(value: unknown, name: string): CallRequest & { readonly nonce?: bigint } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected a call object')
+  const object = value as Record<string, unknown>
+  const data = optional(object, 'data', name, parseData)
+  const input = optional(object, 'input', name, parseData)
+  if (data !== undefined && input !== undefined && (data.length !== input.length || data.some((byte, i) => byte !== input[i]))) {
+    throw invalidArgument(name, 'both "data" and "input" are set and not equal; please use "input" to pass transaction call data')
+  }
+  const request = {
+    from: optional<Address>(object, 'from', name, parseAddress),
+    to: optional<Address>(object, 'to', name, parseAddress),
+    gas: optional(object, 'gas', name, parseQuantityLike),
+    gasPrice: optional(object, 'gasPrice', name, parseQuantityLike),
+    maxFeePerGas: optional(object, 'maxFeePerGas', name, parseQuantityLike),
+    maxPriorityFeePerGas: optional(object, 'maxPriorityFeePerGas', name, parseQuantityLike),
+    value: optional(object, 'value', name, parseQuantityLike),
+    nonce: optional(object, 'nonce', name, parseQuantityLike),
+    data: input ?? data,
+    accessList: optional(object, 'accessList', name, parseAccessList),
+  }
+  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
+    throw invalidArgument(name, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
+  }
+  return request
+}

@@ -1,0 +1,46 @@
+/**
+ * EIP-1193 `request({ method, params })` over the method table: the one entry point shared by
+ * the in-process provider and the HTTP and WebSocket servers. Errors always come out as
+ * RPCErrors (`code`, `message`, `data`).
+ */
+import type { Chain } from '../chain.ts'
+import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, toRPCError } from '../errors.ts'
+import { methods } from './methods.ts'
+
+/** An EIP-1193 request. `params` defaults to an empty list. */
+export interface RequestArguments {
+  readonly method: string
+  readonly params?: unknown
+}
+
+function parseParameters(method: string, params: unknown): unknown[] {
+  const definition = methods[method]
+  const given = params === undefined || params === null ? [] : params
+  if (!Array.isArray(given)) throw new InvalidParamsError('invalid params: expected an array of positional parameters')
+  const { parameters } = definition
+  if (given.length > parameters.length) {
+    throw new InvalidParamsError(`too many arguments, want at most ${parameters.length}`)
+  }
+  return parameters.map((parameter, i) => {
+    const value = given[i]
+    if (value === undefined || value === null) {
+      if (parameter.fallback === undefined) throw new InvalidParamsError(`missing value for required argument ${i}`)
+      return parameter.fallback()
+    }
+    return parameter.parse(value, parameter.name)
+  })
+}
+
+/** Answers one request; throws an RPCError (never anything else). */
+export async function handleRequest(chain: Chain, args: RequestArguments): Promise<unknown> {
+  try {
+    if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
+      throw new InvalidRequestError('expected { method: string, params?: unknown[] }')
+    }
+    const { method } = args
+    if (!Object.hasOwn(methods, method)) throw new MethodNotFoundError(method)
+    return await methods[method].handler(chain, parseParameters(method, args.params))
+  } catch (error) {
+    throw toRPCError(error)
+  }
+}

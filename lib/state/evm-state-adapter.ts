@@ -1,0 +1,133 @@
+/**
+ * Presents a {@link StateLayer} to @ethereumjs/evm as its state manager. The EVM keeps one
+ * adapter for its lifetime; each transaction or call points it at a fresh layer with
+ * {@link EVMStateAdapter.attach}, and the layer's parent is the "original" state that
+ * EIP-2200/3529 gas rules compare against.
+ */
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
+import { Account, KECCAK256_RLP, bigIntToBytes, bytesToBigInt, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util'
+import type { Address as EVMAddress } from '@ethereumjs/util'
+import type { Address } from '../types.ts'
+import { EMPTY_CODE, withAccountCode, type AccountState } from './account.ts'
+import type { StateLayer } from './state-layer.ts'
+
+const EMPTY_WORD = new Uint8Array(0)
+
+/** Storage words as the EVM compares them: zero is empty, anything else its minimal bytes. */
+function wordToBytes(value: bigint): Uint8Array {
+  return value === 0n ? EMPTY_WORD : bigIntToBytes(value)
+}
+
+function keyOf(address: EVMAddress): Address {
+  return address.toString() as Address
+}
+
+function toEVMAccount(account: AccountState): Account {
+  return new Account(account.nonce, account.balance, KECCAK256_RLP, account.codeHash, account.code.length)
+}
+
+/** The EVM's view of one {@link StateLayer}; switch layers with {@link attach}. */
+export class EVMStateAdapter implements StateManagerInterface {
+  private layer!: StateLayer
+
+  /** The state before the current transaction: what SSTORE gas compares against. */
+  readonly originalStorageCache = {
+    get: async (address: EVMAddress, key: Uint8Array): Promise<Uint8Array> =>
+      wordToBytes(this.layer.parent.getStorage(keyOf(address), bytesToBigInt(key))),
+    clear: (): void => {},
+  }
+
+  /** Points the EVM at `layer`; its parent is the transaction's original state. */
+  attach(layer: StateLayer): void {
+    this.layer = layer
+  }
+
+  async getAccount(address: EVMAddress): Promise<Account | undefined> {
+    const account = this.layer.getAccount(keyOf(address))
+    return account === undefined ? undefined : toEVMAccount(account)
+  }
+
+  async putAccount(address: EVMAddress, account?: Account): Promise<void> {
+    const key = keyOf(address)
+    if (account === undefined) {
+      this.layer.putAccount(key, undefined)
+      return
+    }
+    const current = this.layer.getAccount(key)
+    const keepsCode = current !== undefined && equalsBytes(current.codeHash, account.codeHash)
+    this.layer.putAccount(key, {
+      nonce: account.nonce,
+      balance: account.balance,
+      code: keepsCode ? current.code : EMPTY_CODE,
+      codeHash: keepsCode ? current.codeHash : KECCAK256_NULL,
+    })
+  }
+
+  async deleteAccount(address: EVMAddress): Promise<void> {
+    this.layer.putAccount(keyOf(address), undefined)
+  }
+
+  async modifyAccountFields(address: EVMAddress, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account()
+    if (fields.nonce !== undefined) account.nonce = fields.nonce
+    if (fields.balance !== undefined) account.balance = fields.balance
+    await this.putAccount(address, account)
+  }
+
+  async putCode(address: EVMAddress, code: Uint8Array): Promise<void> {
+    const key = keyOf(address)
+    this.layer.putAccount(key, withAccountCode(this.layer.getAccount(key), code))
+  }
+
+  async getCode(address: EVMAddress): Promise<Uint8Array> {
+    return this.layer.getAccount(keyOf(address))?.code ?? EMPTY_CODE
+  }
+
+  async getCodeSize(address: EVMAddress): Promise<number> {
+    return this.layer.getAccount(keyOf(address))?.code.length ?? 0
+  }
+
+  async getStorage(address: EVMAddress, key: Uint8Array): Promise<Uint8Array> {
+    return wordToBytes(this.layer.getStorage(keyOf(address), bytesToBigInt(key)))
+  }
+
+  async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {
+    this.layer.putStorage(keyOf(address), bytesToBigInt(key), bytesToBigInt(value))
+  }
+
+  async clearStorage(address: EVMAddress): Promise<void> {
+    this.layer.clearStorage(keyOf(address))
+  }
+
+  async checkpoint(): Promise<void> {
+    this.layer.checkpoint()
+  }
+
+  async commit(): Promise<void> {
+    this.layer.commit()
+  }
+
+  async revert(): Promise<void> {
+    this.layer.revert()
+  }
+
+  /** State roots are computed when a block seals, never during execution. */
+  async getStateRoot(): Promise<Uint8Array> {
+    throw new Error('state roots are computed at seal time, not by the EVM adapter')
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('the EVM adapter cannot move to another state root')
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    return false
+  }
+
+  /** The adapter holds no caches: every read goes to the attached layer. */
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    throw new Error('the EVM adapter is not copied; attach another layer instead')
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Whether the pool takes a transaction, by geth's rules and texts (core/txpool/validation.go,
+ * legacypool): known hash first, then the checks that need no state, then nonce, funds and
+ * replacement against the pending (pre-confirmed) state.
+ */
+import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
+import type { StateView } from '../state/state-view.ts'
+import type { PooledTransaction } from './pooled-transaction.ts'
+import type { TxPool } from './txpool.ts'
+
+/** geth's default price bump for replacements, in percent. */
+export const REPLACEMENT_PRICE_BUMP = 10n
+
+/** What admission checks a transaction against. */
+export interface AdmissionContext {
+  readonly pool: TxPool
+  /** The pre-confirmed state: nonces and balances the transaction must fit. */
+  readonly pending: StateView
+  readonly blockGasLimit: bigint
+}
+
+/** The checks that need no state (geth's ValidateTransaction). */
+export function checkIntrinsic(transaction: PooledTransaction, blockGasLimit: bigint): void {
+  if (transaction.gasLimit > blockGasLimit) throw new TransactionRejectedError(TransactionRejection.gasLimitExceeded)
+  if (transaction.maxPriorityFeePerGas > transaction.maxFeePerGas) {
+    throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
+  }
+  if (transaction.gasLimit < transaction.intrinsicGas) {
+    throw new TransactionRejectedError(
+      TransactionRejection.intrinsicGasTooLow,
+      `gas ${transaction.gasLimit}, minimum needed ${transaction.intrinsicGas}`,
+    )
+  }
+  if (transaction.gasLimit < transaction.floorDataGas) {
+    throw new TransactionRejectedError(
+      TransactionRejection.floorDataGas,
+      `gas ${transaction.gasLimit}, minimum needed ${transaction.floorDataGas}`,
+    )
+  }
+}
+
+/**
+ * Whether `replacement` may replace `current` (same sender and nonce): its fee cap and tip must
+ * each be strictly greater and at least `old × (100 + 10) / 100`, rounded down (geth's list.Add).
+ */
+export function isReplacementPriced(current: PooledTransaction, replacement: PooledTransaction): boolean {
+  if (replacement.maxFeePerGas <= current.maxFeePerGas || replacement.maxPriorityFeePerGas <= current.maxPriorityFeePerGas) {
+    return false
+  }
+  const feeCapThreshold = (current.maxFeePerGas * (100n + REPLACEMENT_PRICE_BUMP)) / 100n
+  const tipThreshold = (current.maxPriorityFeePerGas * (100n + REPLACEMENT_PRICE_BUMP)) / 100n
+  return replacement.maxFeePerGas >= feeCapThreshold && replacement.maxPriorityFeePerGas >= tipThreshold
+}
+
+/** The checks against pending state and the pool (geth's ValidateTransactionWithState and list.Add). */
+export function checkAgainstState(transaction: PooledTransaction, context: AdmissionContext): void {
+  const { sender } = transaction
+  const account = context.pending.getAccount(sender)
+  const nextNonce = account?.nonce ?? 0n
+  if (transaction.nonce < nextNonce) {
+    throw new TransactionRejectedError(TransactionRejection.nonceTooLow, `next nonce ${nextNonce}, tx nonce ${transaction.nonce}`)
+  }
+
+  const balance = account?.balance ?? 0n
+  const { cost } = transaction
+  if (balance < cost) {
+    throw new TransactionRejectedError(
+      TransactionRejection.insufficientFunds,
+      `balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
+    )
+  }
+  let spent = 0n
+  let replacedCost: bigint | undefined
+  for (const entry of context.pool.fromSender(sender)) {
+    spent += entry.transaction.cost
+    if (entry.transaction.nonce === transaction.nonce) replacedCost = entry.transaction.cost
+  }
+  if (replacedCost === undefined) {
+    if (balance < spent + cost) {
+      throw new TransactionRejectedError(
+        TransactionRejection.insufficientFunds,
+        `balance ${balance}, queued cost ${spent}, tx cost ${cost}, overshot ${spent + cost - balance}`,
+      )
+    }
+  } else {
+    const bump = cost - replacedCost
+    if (balance < spent + bump) {
+      throw new TransactionRejectedError(
+        TransactionRejection.insufficientFunds,
+        `balance ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`,
+      )
+    }
+  }
+
+  const current = context.pool.atNonce(sender, transaction.nonce)
+  if (current !== undefined && !isReplacementPriced(current.transaction, transaction)) {
+    throw new TransactionRejectedError(TransactionRejection.replacementUnderpriced)
+  }
+}

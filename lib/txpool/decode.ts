@@ -1,0 +1,124 @@
+/**
+ * Raw bytes to a {@link PooledTransaction}, with geth's rejection texts for what cannot be
+ * decoded: unsupported types, another chain's id, a bad signature, an oversized payload.
+ */
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import {
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
+  getCalldataFloorGas,
+  type TypedTransaction,
+} from '@ethereumjs/tx'
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.ts'
+import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
+import type { Address, Hash } from '../types.ts'
+import type { PooledTransaction } from './pooled-transaction.ts'
+
+/** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
+export const MAX_TRANSACTION_SIZE = 131072
+/** EIP-3860 init code limit. */
+const MAX_INIT_CODE_SIZE = 49152
+
+type Values = Uint8Array[]
+
+const constructors: Record<number, (values: Values, options: { common: Common }) => TypedTransaction> = {
+  1: (values, options) => createAccessList2930TxFromBytesArray(values as never, options),
+  2: (values, options) => create1559FeeMarketTxFromBytesArray(values as never, options),
+  4: (values, options) => createEOACode7702TxFromBytesArray(values as never, options),
+}
+
+function reject(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string): never {
+  throw new TransactionRejectedError(reason, detail)
+}
+
+/** The transaction's envelope type; legacy transactions start with an RLP list byte. */
+function envelopeType(raw: Uint8Array): number {
+  if (raw.length === 0) reject(TransactionRejection.invalidTransaction, 'empty input')
+  return raw[0] >= 0xc0 ? 0 : raw[0]
+}
+
+function decodeList(payload: Uint8Array): Values {
+  let decoded: unknown
+  try {
+    decoded = RLP.decode(payload)
+  } catch (error) {
+    reject(TransactionRejection.invalidTransaction, `rlp: ${(error as Error).message}`)
+  }
+  if (!Array.isArray(decoded)) reject(TransactionRejection.invalidTransaction, 'rlp: expected a list')
+  return decoded as Values
+}
+
+/** The chain id a signature commits to, or undefined for a pre-EIP-155 legacy signature. */
+function signedChainId(type: number, values: Values): bigint | undefined {
+  if (type !== 0) return values[0] instanceof Uint8Array ? bytesToBigInt(values[0]) : undefined
+  const v = values[6] instanceof Uint8Array ? bytesToBigInt(values[6]) : 0n
+  return v >= 35n ? (v - 35n) / 2n : undefined
+}
+
+/** The transaction hash of a signed transaction: keccak256 of its envelope. */
+export function hashTransaction(raw: Uint8Array): Hash {
+  return bytesToHex(keccak256(raw)) as Hash
+}
+
+/**
+ * Decodes and checks the signed transaction `raw` (whose hash is `hash`) for a chain with
+ * `chainId`, using `common` (from createTransactionCommon: ethereumjs does not copy it).
+ */
+export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, chainId: bigint): PooledTransaction {
+  if (raw.length > MAX_TRANSACTION_SIZE) {
+    reject(TransactionRejection.oversizedData, `transaction size ${raw.length}, limit ${MAX_TRANSACTION_SIZE}`)
+  }
+  const type = envelopeType(raw)
+  if (type === 3) reject(TransactionRejection.typeNotSupported, 'blob transactions (type 3) are not supported by preconf-devnet')
+  if (type !== 0 && constructors[type] === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
+  const values = decodeList(type === 0 ? raw : raw.subarray(1))
+
+  const signedFor = signedChainId(type, values)
+  if (signedFor !== undefined && signedFor !== chainId) {
+    reject(TransactionRejection.invalidSender, `invalid chain id for signer: have ${signedFor} want ${chainId}`)
+  }
+
+  let tx: TypedTransaction
+  try {
+    const build = type === 0 ? createLegacyTxFromBytesArray : constructors[type]
+    tx = build(values as never, { common })
+  } catch (error) {
+    const message = (error as Error).message
+    if (/initcode size/.test(message)) {
+      const size = (values[type === 0 ? 5 : type === 1 ? 6 : 7] as Uint8Array).length
+      reject(TransactionRejection.initCodeTooLarge, `code size ${size}, limit ${MAX_INIT_CODE_SIZE}`)
+    }
+    reject(TransactionRejection.invalidTransaction, message.replace(/ \(tx type=.*$/, ''))
+  }
+  if (!tx.isSigned()) reject(TransactionRejection.invalidSender, 'transaction is not signed')
+
+  let senderAddress
+  try {
+    senderAddress = tx.getSenderAddress()
+  } catch {
+    reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
+  }
+
+  const fees = 'maxFeePerGas' in tx ? { cap: tx.maxFeePerGas, tip: tx.maxPriorityFeePerGas } : { cap: tx.gasPrice, tip: tx.gasPrice }
+  return {
+    hash,
+    raw,
+    tx,
+    type,
+    sender: senderAddress.toString() as Address,
+    senderAddress,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    maxFeePerGas: fees.cap,
+    maxPriorityFeePerGas: fees.tip,
+    to: tx.to === undefined ? undefined : (tx.to.toString() as Address),
+    value: tx.value,
+    intrinsicGas: tx.getIntrinsicGas(),
+    floorDataGas: getCalldataFloorGas(tx),
+    cost: tx.gasLimit * fees.cap + tx.value,
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The mempool: transactions waiting to be pre-confirmed, by hash and by sender and nonce.
+ * A sender's transactions above a nonce gap stay here (queued) until the gap fills.
+ */
+import type { Address, Hash } from '../types.ts'
+import type { PooledTransaction } from './pooled-transaction.ts'
+
+/** A pooled transaction and when it arrived (ties in fee order go to the earlier one). */
+export interface PoolEntry {
+  readonly transaction: PooledTransaction
+  /** Arrival sequence number. */
+  readonly arrival: number
+}
+
+/** Transactions waiting for pre-confirmation. */
+export class TxPool {
+  private readonly byHash = new Map<Hash, PoolEntry>()
+  private readonly bySender = new Map<Address, Map<bigint, PoolEntry>>()
+  private arrivals = 0
+
+  /** Number of transactions in the pool. */
+  get size(): number {
+    return this.byHash.size
+  }
+
+  /** The pooled transaction with this hash. */
+  get(hash: Hash): PooledTransaction | undefined {
+    return this.byHash.get(hash)?.transaction
+  }
+
+  /** The sender's pooled transaction at `nonce`. */
+  atNonce(sender: Address, nonce: bigint): PoolEntry | undefined {
+    return this.bySender.get(sender)?.get(nonce)
+  }
+
+  /** The senders with pooled transactions. */
+  senders(): IterableIterator<Address> {
+    return this.bySender.keys()
+  }
+
+  /** The sender's pooled transactions, in no particular order. */
+  fromSender(sender: Address): Iterable<PoolEntry> {
+    return this.bySender.get(sender)?.values() ?? []
+  }
+
+  /** Every pooled transaction, in arrival order. */
+  all(): IterableIterator<PoolEntry> {
+    return this.byHash.values()
+  }
+
+  /** Adds a transaction, replacing the sender's one at the same nonce; returns the replaced one. */
+  insert(transaction: PooledTransaction): PooledTransaction | undefined {
+    let nonces = this.bySender.get(transaction.sender)
+    if (nonces === undefined) {
+      nonces = new Map()
+      this.bySender.set(transaction.sender, nonces)
+    }
+    const replaced = nonces.get(transaction.nonce)
+    if (replaced !== undefined) this.byHash.delete(replaced.transaction.hash)
+    const entry = { transaction, arrival: this.arrivals++ }
+    nonces.set(transaction.nonce, entry)
+    this.byHash.set(transaction.hash, entry)
+    return replaced?.transaction
+  }
+
+  /** Removes a transaction (pre-confirmed, or dropped as unpayable). */
+  remove(transaction: PooledTransaction): void {
+    if (!this.byHash.delete(transaction.hash)) return
+    const nonces = this.bySender.get(transaction.sender)!
+    nonces.delete(transaction.nonce)
+    if (nonces.size === 0) this.bySender.delete(transaction.sender)
+  }
+
+  /**
+   * geth's pending nonce: the first nonce at or after `stateNonce` with no pooled transaction,
+   * so wallets can send back to back.
+   */
+  pendingNonce(sender: Address, stateNonce: bigint): bigint {
+    const nonces = this.bySender.get(sender)
+    let nonce = stateNonce
+    if (nonces !== undefined) while (nonces.has(nonce)) nonce++
+    return nonce
+  }
+}

@@ -70,7 +70,7 @@ function credit(state: StateLayer, address: Address, amount: bigint): void {
 }
 
 /** Whether the transaction only moves ether between accounts that run no code. */
-function isPlainTransfer(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
+export function isPlainTransfer(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
   const { tx, to } = transaction
   if (to === undefined || tx.data.length > 0 || transaction.type === 4) return false
   if ('accessList' in tx && tx.accessList.length > 0) return false
@@ -98,7 +98,8 @@ function receiptOf(
   }
 }
 
-function runPlainTransfer(transaction: PooledTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
+/** The direct path for {@link isPlainTransfer} transactions (no EVM frame, same outcome). */
+export function runPlainTransfer(transaction: PooledTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
   const { price, tip } = gasPrices(transaction, block)
   const sender = state.getAccount(transaction.sender)!
   state.putAccount(
@@ -158,7 +159,8 @@ function warmAddresses(transaction: PooledTransaction, block: BlockContext, envi
   }
 }
 
-async function runInEVM(
+/** The general path: the transaction runs in the EVM. */
+export async function runInEVM(
   transaction: PooledTransaction,
   state: StateLayer,
   block: BlockContext,

@@ -19,12 +19,9 @@ export interface AdmissionContext {
   readonly blockGasLimit: bigint
 }
 
-/** The checks that need no state (geth's ValidateTransaction). */
+/** The checks that need no state (geth's ValidateTransaction; fee and signature sanity run at decoding). */
 export function checkIntrinsic(transaction: PooledTransaction, blockGasLimit: bigint): void {
   if (transaction.gasLimit > blockGasLimit) throw new TransactionRejectedError(TransactionRejection.gasLimitExceeded)
-  if (transaction.maxPriorityFeePerGas > transaction.maxFeePerGas) {
-    throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
-  }
   if (transaction.gasLimit < transaction.intrinsicGas) {
     throw new TransactionRejectedError(
       TransactionRejection.intrinsicGasTooLow,
@@ -52,6 +49,17 @@ export function isReplacementPriced(current: PooledTransaction, replacement: Poo
   return replacement.maxFeePerGas >= feeCapThreshold && replacement.maxPriorityFeePerGas >= tipThreshold
 }
 
+/**
+ * The sender's executable run in the pool: gapless from `nextNonce`, its total cost and the
+ * first nonce after it (geth's ExistingExpenditure counts only these, not held transactions).
+ */
+function executableRun(pool: TxPool, sender: PooledTransaction['sender'], nextNonce: bigint): { spent: bigint; end: bigint } {
+  let spent = 0n
+  let nonce = nextNonce
+  for (let entry = pool.atNonce(sender, nonce); entry !== undefined; entry = pool.atNonce(sender, ++nonce)) spent += entry.transaction.cost
+  return { spent, end: nonce }
+}
+
 /** The checks against pending state and the pool (geth's ValidateTransactionWithState and list.Add). */
 export function checkAgainstState(transaction: PooledTransaction, context: AdmissionContext): void {
   const { sender } = transaction
@@ -69,13 +77,9 @@ export function checkAgainstState(transaction: PooledTransaction, context: Admis
       `balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
     )
   }
-  let spent = 0n
-  let replacedCost: bigint | undefined
-  for (const entry of context.pool.fromSender(sender)) {
-    spent += entry.transaction.cost
-    if (entry.transaction.nonce === transaction.nonce) replacedCost = entry.transaction.cost
-  }
-  if (replacedCost === undefined) {
+  const { spent, end } = executableRun(context.pool, sender, nextNonce)
+  const current = context.pool.atNonce(sender, transaction.nonce)
+  if (current === undefined || transaction.nonce >= end) {
     if (balance < spent + cost) {
       throw new TransactionRejectedError(
         TransactionRejection.insufficientFunds,
@@ -83,7 +87,7 @@ export function checkAgainstState(transaction: PooledTransaction, context: Admis
       )
     }
   } else {
-    const bump = cost - replacedCost
+    const bump = cost - current.transaction.cost
     if (balance < spent + bump) {
       throw new TransactionRejectedError(
         TransactionRejection.insufficientFunds,
@@ -92,7 +96,6 @@ export function checkAgainstState(transaction: PooledTransaction, context: Admis
     }
   }
 
-  const current = context.pool.atNonce(sender, transaction.nonce)
   if (current !== undefined && !isReplacementPriced(current.transaction, transaction)) {
     throw new TransactionRejectedError(TransactionRejection.replacementUnderpriced)
   }

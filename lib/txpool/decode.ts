@@ -52,11 +52,37 @@ function decodeList(payload: Uint8Array): Values {
   return decoded as Values
 }
 
+/** Where each field sits in a signed transaction's RLP list, by type. */
+const layouts: Record<number, { tip?: number; feeCap?: number; data: number; v: number; r: number; s: number }> = {
+  0: { data: 5, v: 6, r: 7, s: 8 },
+  1: { data: 6, v: 8, r: 9, s: 10 },
+  2: { tip: 2, feeCap: 3, data: 7, v: 9, r: 10, s: 11 },
+  4: { tip: 2, feeCap: 3, data: 7, v: 10, r: 11, s: 12 },
+}
+
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+/** A field of the list as a number, or undefined if it is not a byte string. */
+function field(values: Values, index: number | undefined): bigint | undefined {
+  if (index === undefined) return undefined
+  const value = values[index]
+  return value instanceof Uint8Array ? bytesToBigInt(value) : undefined
+}
+
 /** The chain id a signature commits to, or undefined for a pre-EIP-155 legacy signature. */
 function signedChainId(type: number, values: Values): bigint | undefined {
-  if (type !== 0) return values[0] instanceof Uint8Array ? bytesToBigInt(values[0]) : undefined
-  const v = values[6] instanceof Uint8Array ? bytesToBigInt(values[6]) : 0n
+  if (type !== 0) return field(values, 0)
+  const v = field(values, layouts[0].v) ?? 0n
   return v >= 35n ? (v - 35n) / 2n : undefined
+}
+
+/** geth's ValidateSignatureValues (homestead rules): 0 < r, s < n, s ≤ n/2, a valid y-parity or v. */
+function hasValidSignatureValues(type: number, values: Values): boolean {
+  const layout = layouts[type]
+  const [v, r, s] = [field(values, layout.v), field(values, layout.r), field(values, layout.s)]
+  if (v === undefined || r === undefined || s === undefined) return true // malformed: the decoder reports it
+  const parityOk = type === 0 ? v === 27n || v === 28n || v >= 35n : v <= 1n
+  return parityOk && r > 0n && r < SECP256K1_ORDER && s > 0n && s <= SECP256K1_ORDER / 2n
 }
 
 /** The transaction hash of a signed transaction: keccak256 of its envelope. */
@@ -77,10 +103,15 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
   if (type !== 0 && constructors[type] === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
   const values = decodeList(type === 0 ? raw : raw.subarray(1))
 
+  // geth checks these before recovering the sender; ethereumjs would throw its own texts.
+  const tip = field(values, layouts[type].tip)
+  const feeCap = field(values, layouts[type].feeCap)
+  if (tip !== undefined && feeCap !== undefined && tip > feeCap) reject(TransactionRejection.tipAboveFeeCap)
   const signedFor = signedChainId(type, values)
   if (signedFor !== undefined && signedFor !== chainId) {
     reject(TransactionRejection.invalidSender, `invalid chain id for signer: have ${signedFor} want ${chainId}`)
   }
+  if (!hasValidSignatureValues(type, values)) reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
 
   let tx: TypedTransaction
   try {
@@ -89,7 +120,7 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
   } catch (error) {
     const message = (error as Error).message
     if (/initcode size/.test(message)) {
-      const size = (values[type === 0 ? 5 : type === 1 ? 6 : 7] as Uint8Array).length
+      const size = (values[layouts[type].data] as Uint8Array).length
       reject(TransactionRejection.initCodeTooLarge, `code size ${size}, limit ${MAX_INIT_CODE_SIZE}`)
     }
     reject(TransactionRejection.invalidTransaction, message.replace(/ \(tx type=.*$/, ''))

@@ -1,0 +1,224 @@
+/**
+ * `npm run bench`: measures the engine's hot paths on this machine and prints one JSON document,
+ * each figure beside its target. Run it on an idle machine; figures vary by a few percent.
+ */
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { encodeDeployData, encodeFunctionData, getContractAddress } from 'viem'
+import { Token } from '../fixtures/artifacts/Token.ts'
+import { nativeSecp256k1 } from '../lib/crypto/secp256k1.ts'
+import { createChain, type Chain } from '../lib/index.ts'
+import type { Address, Hex } from '../lib/types.ts'
+import { signEIP1559, syntheticKey } from './signing.ts'
+
+interface Figure {
+  name: string
+  value: number
+  unit: string
+  target: string
+  met: boolean | null
+  note?: string
+}
+
+const figures: Figure[] = []
+const GWEI = 1_000_000_000n
+
+function record(name: string, value: number, unit: string, target?: { atLeast?: number; atMost?: number }, note?: string): void {
+  const rounded = Number(value.toPrecision(4))
+  const met = target === undefined ? null : target.atLeast !== undefined ? value >= target.atLeast : value <= target.atMost!
+  const targetText = target === undefined ? 'n/a' : target.atLeast !== undefined ? `>= ${target.atLeast}` : `<= ${target.atMost}`
+  figures.push({ name, value: rounded, unit, target: targetText, met, ...(note === undefined ? {} : { note }) })
+  process.stderr.write(`${name}: ${rounded} ${unit} (target ${targetText})\n`)
+}
+
+/** Operations per second of `operation`, run for at least `ms` after a warm-up. */
+async function rate(operation: () => unknown, ms = 600): Promise<number> {
+  for (let i = 0; i < 2000; i++) await operation()
+  let count = 0
+  const start = performance.now()
+  let elapsed = 0
+  while (elapsed < ms) {
+    for (let i = 0; i < 1000; i++) await operation()
+    count += 1000
+    elapsed = performance.now() - start
+  }
+  return (count / elapsed) * 1000
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+async function timed(task: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await task()
+  return performance.now() - start
+}
+
+/** Signs `count` transfers spread round-robin over the chain's dev accounts. */
+function transfers(chain: Chain, count: number, firstNonce: (sender: number) => bigint, recipient: (i: number) => Address, data?: (i: number) => { to: Address; data: Uint8Array; gas: bigint }): Uint8Array[] {
+  const senders = chain.accounts.length
+  const nonces = chain.accounts.map((_, i) => firstNonce(i))
+  const raws: Uint8Array[] = []
+  for (let i = 0; i < count; i++) {
+    const sender = i % senders
+    const call = data?.(i)
+    raws.push(
+      signEIP1559(chain.accounts[sender].privateKey, {
+        chainId: chain.options.chainId,
+        nonce: nonces[sender]++,
+        to: call?.to ?? recipient(i),
+        value: call === undefined ? 1n : 0n,
+        data: call?.data,
+        gas: call?.gas ?? 21000n,
+        maxFeePerGas: 100n * GWEI,
+        maxPriorityFeePerGas: GWEI,
+      }),
+    )
+  }
+  return raws
+}
+
+function syntheticAddress(i: number): Address {
+  return bytesToHex(hexToBytes(syntheticKey(i)).subarray(12)) as Address
+}
+
+async function deployToken(chain: Chain): Promise<Address> {
+  const deployer = chain.accounts[0]
+  const nonce = await chain.getTransactionCount(deployer.address, 'pending')
+  const { privateKeyToAccount } = await import('viem/accounts')
+  const account = privateKeyToAccount(deployer.privateKey)
+  const signed = await account.signTransaction({
+    type: 'eip1559',
+    chainId: chain.options.chainId,
+    nonce,
+    gas: 2_000_000n,
+    maxFeePerGas: 100n * GWEI,
+    maxPriorityFeePerGas: GWEI,
+    data: encodeDeployData({ abi: Token.abi, bytecode: Token.bytecode, args: ['Token', 'TKN', 10n ** 30n] }),
+  })
+  await chain.sendRawTransaction(signed)
+  await chain.tick()
+  return getContractAddress({ from: deployer.address, nonce: BigInt(nonce) }).toLowerCase() as Address
+}
+
+async function benchCreateChain(): Promise<void> {
+  await createChain()
+  const times: number[] = []
+  for (let i = 0; i < 30; i++) times.push(await timed(() => createChain()))
+  record('createChain', median(times), 'ms', { atMost: 10 }, 'median of 30, after one warm-up')
+}
+
+async function benchAdmission(): Promise<void> {
+  const chain = await createChain({ accounts: 20 })
+  const raws = transfers(chain, 8000, () => 0n, syntheticAddress)
+  const elapsed = await timed(async () => {
+    for (const raw of raws) await chain.sendRawTransaction(raw)
+  })
+  record('sendRawTransaction admission', (raws.length / elapsed) * 1000, 'tx/s', { atLeast: 14000 }, `8000 transfers from 20 senders; sender recovery ${nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves'}`)
+}
+
+async function benchReads(chain: Chain, token: Address, label: string, targets: boolean): Promise<Record<string, number>> {
+  const holder = chain.accounts[0].address
+  const slot = '0x2' as Hex
+  const results: Record<string, number> = {}
+  for (const tag of ['latest', 'pending'] as const) {
+    results[`getBalance ${tag}`] = await rate(() => chain.getBalance(holder, tag))
+    results[`getStorageAt ${tag}`] = await rate(() => chain.getStorageAt(token, slot, tag))
+    results[`getCode ${tag}`] = await rate(() => chain.getCode(token, tag))
+    results[`request eth_getBalance ${tag}`] = await rate(() => chain.request({ method: 'eth_getBalance', params: [holder, tag] }))
+    results[`request eth_getStorageAt ${tag}`] = await rate(() => chain.request({ method: 'eth_getStorageAt', params: [token, slot, tag] }))
+    results[`request eth_getCode ${tag}`] = await rate(() => chain.request({ method: 'eth_getCode', params: [token, tag] }))
+  }
+  if (targets) {
+    for (const [name, value] of Object.entries(results)) {
+      record(`${name} (${label})`, value, 'ops/s', { atLeast: name.startsWith('request') ? 500_000 : 1_000_000 })
+    }
+  }
+  return results
+}
+
+async function benchCall(chain: Chain, token: Address): Promise<void> {
+  const data = encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [chain.accounts[0].address] })
+  record('eth_call balanceOf (plain)', await rate(() => chain.call({ to: token, data }), 1500), 'calls/s', { atLeast: 14000 })
+  record('eth_call balanceOf (request)', await rate(() => chain.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] }), 1500), 'calls/s', { atLeast: 14000 })
+}
+
+async function benchTicks(): Promise<void> {
+  const ethTicks: number[] = []
+  const sealTimes: number[] = []
+  for (let run = 0; run < 5; run++) {
+    const chain = await createChain({ accounts: 20 })
+    for (const raw of transfers(chain, 1000, () => 0n, syntheticAddress)) await chain.sendRawTransaction(raw)
+    ethTicks.push(await timed(() => chain.tick()))
+    sealTimes.push(await timed(() => chain.mine()))
+  }
+  record('tick executing 1000 ETH transfers', median(ethTicks), 'ms', { atMost: 50 }, 'median of 5')
+  record('seal of a block with 1000 ETH transfers', median(sealTimes), 'ms', undefined, 'state root, tries, header; median of 5')
+
+  const erc20Ticks: number[] = []
+  for (let run = 0; run < 3; run++) {
+    const chain = await createChain({ accounts: 20 })
+    const token = await deployToken(chain)
+    const funding = chain.accounts.slice(1).map((account) => ({ to: token, gas: 100_000n, data: hexToBytes(encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [account.address, 10n ** 24n] })) }))
+    const fundingRaws = funding.map((call, i) =>
+      signEIP1559(chain.accounts[0].privateKey, { chainId: 31337, nonce: BigInt(i + 1), to: call.to, data: call.data, gas: call.gas, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI }),
+    )
+    for (const raw of fundingRaws) await chain.sendRawTransaction(raw)
+    await chain.tick()
+    await chain.mine()
+    const transferCall = (i: number) => ({ to: token, gas: 100_000n, data: hexToBytes(encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [syntheticAddress(i), 1n] })) })
+    const raws = transfers(chain, 1000, (sender) => (sender === 0 ? BigInt(fundingRaws.length + 1) : 0n), syntheticAddress, transferCall)
+    for (const raw of raws) await chain.sendRawTransaction(raw)
+    erc20Ticks.push(await timed(() => chain.tick()))
+  }
+  record('tick executing 1000 ERC-20 transfers', median(erc20Ticks), 'ms', { atMost: 250 }, 'median of 3')
+}
+
+async function benchPendingUnderLoad(): Promise<void> {
+  const chain = await createChain({ accounts: 20 })
+  await deployToken(chain)
+  const holder = chain.accounts[3].address
+  const idle = await rate(() => chain.getBalance(holder, 'pending'))
+  for (const raw of transfers(chain, 2000, (sender) => (sender === 0 ? 1n : 0n), syntheticAddress)) await chain.sendRawTransaction(raw)
+  await chain.tick()
+  const loaded = await rate(() => chain.getBalance(holder, 'pending'))
+  record('getBalance pending with 2000 txs pre-confirmed / with none', loaded / idle, 'ratio', { atLeast: 0.8 }, `${Math.round(loaded)} vs ${Math.round(idle)} ops/s`)
+}
+
+async function benchScale(fresh: Record<string, number>): Promise<void> {
+  const chain = await createChain({ accounts: 20 })
+  const token = await deployToken(chain)
+  await chain.mine()
+  const start = performance.now()
+  for (let batch = 0; batch < 100; batch++) {
+    const raws = transfers(chain, 1000, (sender) => BigInt(batch * 50 + (sender === 0 ? 1 : 0)), (i) => syntheticAddress(batch * 1000 + i))
+    for (const raw of raws) await chain.sendRawTransaction(raw)
+    await chain.tick()
+    await chain.mine()
+  }
+  while (chain.blockNumber() < 10_000n) await chain.mine()
+  const setupSeconds = (performance.now() - start) / 1000
+  const grown = await benchReads(chain, token, 'scaled', false)
+  for (const [name, value] of Object.entries(grown)) {
+    record(`${name}: 100k accounts + 10k blocks vs fresh`, value / fresh[name], 'ratio', { atLeast: 0.8 })
+  }
+  record('scale setup: 100k transfers in 100 blocks, then 9.9k empty blocks', setupSeconds, 's')
+}
+
+async function main(): Promise<void> {
+  await benchCreateChain()
+  await benchAdmission()
+  const chain = await createChain()
+  const token = await deployToken(chain)
+  await chain.mine()
+  const fresh = await benchReads(chain, token, 'fresh chain', true)
+  await benchCall(chain, token)
+  await benchPendingUnderLoad()
+  await benchTicks()
+  await benchScale(fresh)
+  const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }
+  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
+}
+
+await main()

@@ -49,17 +49,6 @@ export function isReplacementPriced(current: PooledTransaction, replacement: Poo
   return replacement.maxFeePerGas >= feeCapThreshold && replacement.maxPriorityFeePerGas >= tipThreshold
 }
 
-/**
- * The sender's executable run in the pool: gapless from `nextNonce`, its total cost and the
- * first nonce after it (geth's ExistingExpenditure counts only these, not held transactions).
- */
-function executableRun(pool: TxPool, sender: PooledTransaction['sender'], nextNonce: bigint): { spent: bigint; end: bigint } {
-  let spent = 0n
-  let nonce = nextNonce
-  for (let entry = pool.atNonce(sender, nonce); entry !== undefined; entry = pool.atNonce(sender, ++nonce)) spent += entry.transaction.cost
-  return { spent, end: nonce }
-}
-
 /** The checks against pending state and the pool (geth's ValidateTransactionWithState and list.Add). */
 export function checkAgainstState(transaction: PooledTransaction, context: AdmissionContext): void {
   const { sender } = transaction
@@ -77,7 +66,8 @@ export function checkAgainstState(transaction: PooledTransaction, context: Admis
       `balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`,
     )
   }
-  const { spent, end } = executableRun(context.pool, sender, nextNonce)
+  // geth's ExistingExpenditure and ExistingCost: only the executable run counts, not held transactions.
+  const { cost: spent, end } = context.pool.executableRun(sender, nextNonce)
   const current = context.pool.atNonce(sender, transaction.nonce)
   if (current === undefined || transaction.nonce >= end) {
     if (balance < spent + cost) {

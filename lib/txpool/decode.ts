@@ -12,7 +12,7 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { Address as EVMAddress, bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash } from '../types.ts'
@@ -129,7 +129,8 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
 
   let senderAddress
   try {
-    senderAddress = tx.getSenderAddress()
+    // The address from the recovered key with our Keccak (ethereumjs would hash it with noble).
+    senderAddress = new EVMAddress(keccak256(tx.getSenderPublicKey()).subarray(12))
   } catch {
     reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
   }

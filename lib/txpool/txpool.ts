@@ -12,10 +12,22 @@ export interface PoolEntry {
   readonly arrival: number
 }
 
+/**
+ * A sender's executable run: the pooled nonces from `start` (its pending nonce) up to `end`
+ * without a gap, and what they cost in total.
+ */
+export interface ExecutableRun {
+  readonly start: bigint
+  readonly end: bigint
+  readonly cost: bigint
+}
+
 /** Transactions waiting for pre-confirmation. */
 export class TxPool {
   private readonly byHash = new Map<Hash, PoolEntry>()
   private readonly bySender = new Map<Address, Map<bigint, PoolEntry>>()
+  /** Runs by sender, kept up to date as transactions come and go (admission reads one per transaction). */
+  private readonly runs = new Map<Address, { start: bigint; end: bigint; cost: bigint }>()
   private arrivals = 0
 
   /** Number of transactions in the pool. */
@@ -57,6 +69,10 @@ export class TxPool {
     }
     const replaced = nonces.get(transaction.nonce)
     if (replaced !== undefined) this.byHash.delete(replaced.transaction.hash)
+    const run = this.runs.get(transaction.sender)
+    if (replaced !== undefined && run !== undefined && transaction.nonce >= run.start && transaction.nonce < run.end) {
+      run.cost += transaction.cost - replaced.transaction.cost
+    }
     const entry = { transaction, arrival: this.arrivals++ }
     nonces.set(transaction.nonce, entry)
     this.byHash.set(transaction.hash, entry)
@@ -69,6 +85,29 @@ export class TxPool {
     const nonces = this.bySender.get(transaction.sender)!
     nonces.delete(transaction.nonce)
     if (nonces.size === 0) this.bySender.delete(transaction.sender)
+    const run = this.runs.get(transaction.sender)
+    if (run === undefined || transaction.nonce < run.start || transaction.nonce >= run.end) return
+    if (transaction.nonce === run.start) {
+      run.start++
+      run.cost -= transaction.cost
+    } else {
+      this.runs.delete(transaction.sender)
+    }
+  }
+
+  /** The sender's executable run from `stateNonce` (geth's pending list). */
+  executableRun(sender: Address, stateNonce: bigint): ExecutableRun {
+    let run = this.runs.get(sender)
+    if (run === undefined || run.start !== stateNonce) {
+      run = { start: stateNonce, end: stateNonce, cost: 0n }
+      this.runs.set(sender, run)
+    }
+    const nonces = this.bySender.get(sender)
+    for (let entry = nonces?.get(run.end); entry !== undefined; entry = nonces!.get(run.end)) {
+      run.cost += entry.transaction.cost
+      run.end++
+    }
+    return run
   }
 
   /**
@@ -76,9 +115,6 @@ export class TxPool {
    * so wallets can send back to back.
    */
   pendingNonce(sender: Address, stateNonce: bigint): bigint {
-    const nonces = this.bySender.get(sender)
-    let nonce = stateNonce
-    if (nonces !== undefined) while (nonces.has(nonce)) nonce++
-    return nonce
+    return this.executableRun(sender, stateNonce).end
   }
 }

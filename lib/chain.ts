@@ -239,9 +239,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.serialize(() => this.preconfirm())
   }
 
-  /** Seals the pending block now (`evm_mine`); the schedule restarts from this instant. */
+  /**
+   * Seals a block now (`evm_mine`): a last tick pre-confirms what the mempool can execute, as
+   * Anvil and Hardhat mine pending transactions, then the block seals and the schedule
+   * restarts from this instant.
+   */
   mine(): Promise<SealedBlock> {
     return this.serialize(async () => {
+      await this.preconfirm()
       const now = this.clock.now()
       this.nextTickAt = now + this.options.preconfIntervalMs
       this.sealAt = now + this.options.blockTimeMs

@@ -204,5 +204,10 @@ export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOp
     const given = options[name]
     resolved[name] = given === undefined ? definition.default({ clock }) : definition.parse(given, name)
   }
+  if ((resolved.preconfIntervalMs as number) > (resolved.blockTimeMs as number)) {
+    throw new TypeError(
+      `invalid options: preconfIntervalMs (${resolved.preconfIntervalMs}) must not exceed blockTimeMs (${resolved.blockTimeMs}), or no pre-confirmation would ever run`,
+    )
+  }
   return resolved as ResolvedChainOptions
 }

@@ -1,0 +1,208 @@
+/**
+ * eth_call and eth_estimateGas as geth answers them: `from` defaults to the zero address, gas
+ * to the RPC gas cap (50M), the block context is the requested block's (the pre-confirmed one at
+ * `pending`), a revert is -32000 `execution reverted` with the revert bytes as `data`, and a call
+ * never changes state.
+ */
+import { expect } from 'chai'
+import { decodeFunctionResult, encodeErrorResult, encodeFunctionData, keccak256, parseEther, toHex, type Hex } from 'viem'
+import { createChain, RPCError, type Chain } from '../../lib/index.ts'
+import type { Address } from '../../lib/types.ts'
+import { Counter } from '../../fixtures/artifacts/Counter.ts'
+import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
+import { Token } from '../../fixtures/artifacts/Token.ts'
+import { signer } from '../support/wallet.ts'
+import { blockOf, deploy, receiptOf, rejection, sendDeploy, ZERO_ADDRESS, type RpcBlock } from '../support/chain-helpers.ts'
+
+const ERROR_STRING = [{ type: 'error', name: 'Error', inputs: [{ name: 'message', type: 'string' }] }] as const
+const PANIC = [{ type: 'error', name: 'Panic', inputs: [{ name: 'code', type: 'uint256' }] }] as const
+const carol = `0x${'00'.repeat(18)}ca41` as Address
+
+/** Runtime `GAS PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN`: returns gasleft() after GAS (cost 2). */
+const GAS_PROBE_RUNTIME = '5a60005260206000f3'
+/** Init code: PUSH9 runtime, PUSH1 0, MSTORE, PUSH1 9, PUSH1 23, RETURN. */
+const GAS_PROBE_INIT = `0x68${GAS_PROBE_RUNTIME}60005260096017f3` as Hex
+
+function reverterData(functionName: string, args: readonly unknown[] = []): Hex {
+  return encodeFunctionData({ abi: Reverter.abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
+}
+
+async function expectRevert(promise: Promise<unknown>, data: Hex): Promise<void> {
+  const error = await rejection(promise)
+  expect(error).to.be.instanceOf(RPCError)
+  expect(error.code).to.equal(-32000)
+  expect(error.message).to.equal('execution reverted')
+  expect(error.data).to.equal(data)
+}
+
+describe('eth_call', () => {
+  let chain: Chain
+  let alice: ReturnType<typeof signer>
+  let reverter: Address
+  let counter: Address
+  let probe: Address
+
+  before(async () => {
+    chain = await createChain({ clock: 'manual' })
+    alice = signer(chain, 0)
+    reverter = (await sendDeploy(chain, alice, Reverter, [], 0)).address
+    counter = (await sendDeploy(chain, alice, Counter, [], 1)).address
+    const probeHash = await chain.sendRawTransaction(await alice.sign({ to: null, data: GAS_PROBE_INIT, gas: 200_000n, nonce: 2 }))
+    await chain.clock.advance(4000) // block 1 holds the deployments, block 2 is empty
+    const receipt = await receiptOf(chain, probeHash)
+    expect(receipt?.status).to.equal('0x1')
+    probe = receipt!.contractAddress as Address
+    expect(await chain.getCode(probe)).to.equal(`0x${GAS_PROBE_RUNTIME}`)
+    expect(chain.blockNumber()).to.equal(2n)
+  })
+
+  it('`from` defaults to the zero address (msg.sender reported by Unauthorized(caller, code))', async () => {
+    await expectRevert(
+      chain.call({ to: reverter, data: reverterData('revertWithCustomError', [5n]) }),
+      encodeErrorResult({ abi: Reverter.abi, errorName: 'Unauthorized', args: [ZERO_ADDRESS, 5n] }),
+    )
+    await expectRevert(
+      chain.call({ from: alice.address, to: reverter, data: reverterData('revertWithCustomError', [6n]) }),
+      encodeErrorResult({ abi: Reverter.abi, errorName: 'Unauthorized', args: [alice.address, 6n] }),
+    )
+  })
+
+  it("gas defaults to geth's RPC gas cap, 50M (gasleft() = 50M - 21000 intrinsic - 2 for GAS)", async () => {
+    expect(BigInt(await chain.call({ to: probe }))).to.equal(50_000_000n - 21_000n - 2n)
+    expect(BigInt((await chain.request({ method: 'eth_call', params: [{ to: probe }, 'latest'] })) as Hex)).to.equal(49_978_998n)
+    expect(BigInt(await chain.call({ to: probe, gas: 100_000n }))).to.equal(78_998n)
+    expect(BigInt((await chain.request({ method: 'eth_call', params: [{ to: probe, gas: '0x186a0' }] })) as Hex)).to.equal(78_998n)
+  })
+
+  it("the block context at 'pending' is the pre-confirmed block's; at 'latest' the head's; at a number that block's", async () => {
+    const data = encodeFunctionData({ abi: Counter.abi, functionName: 'blockContext' })
+    const decode = (output: Hex) => decodeFunctionResult({ abi: Counter.abi, functionName: 'blockContext', data: output })
+    for (const tag of ['pending', 'latest', '0x1'] as const) {
+      const block = (await blockOf(chain, tag)) as RpcBlock
+      const [number, timestamp, baseFee, coinbase, chainId, gasLimit] = decode(await chain.call({ to: counter, data }, tag))
+      expect(number, tag).to.equal(BigInt(block.number))
+      expect(timestamp, tag).to.equal(BigInt(block.timestamp))
+      expect(baseFee, tag).to.equal(BigInt(block.baseFeePerGas))
+      expect(coinbase.toLowerCase(), tag).to.equal(block.miner)
+      expect(chainId, tag).to.equal(31337n)
+      expect(gasLimit, tag).to.equal(30_000_000n)
+    }
+    const pending = decode(await chain.call({ to: counter, data }, 'pending'))
+    const latest = decode(await chain.call({ to: counter, data }, 'latest'))
+    expect(pending[0]).to.equal(3n)
+    expect(latest[0]).to.equal(2n)
+    // Defaults: block N's timestamp is genesis + 2N seconds.
+    expect(pending[1]).to.equal(1_735_689_600n + 6n)
+    expect(latest[1]).to.equal(1_735_689_600n + 4n)
+    expect(pending[2]).to.equal(chain.pending.context.baseFeePerGas)
+    expect(latest[2]).to.not.equal(pending[2])
+  })
+
+  it("revert(reason) → -32000 'execution reverted' with data = ABI-encoded Error(string) (plain function and request)", async () => {
+    const expected = encodeErrorResult({ abi: ERROR_STRING, errorName: 'Error', args: ['boom'] })
+    await expectRevert(chain.call({ to: reverter, data: reverterData('revertWithReason', ['boom']) }), expected)
+    await expectRevert(chain.request({ method: 'eth_call', params: [{ to: reverter, data: reverterData('revertWithReason', ['boom']) }, 'latest'] }), expected)
+    await expectRevert(
+      chain.call({ to: reverter, data: reverterData('requireTrue', [false]) }),
+      encodeErrorResult({ abi: ERROR_STRING, errorName: 'Error', args: ['requirement failed'] }),
+    )
+  })
+
+  it('a custom error → data = selector + arguments of Unauthorized(address,uint256)', async () => {
+    const data = reverterData('revertWithCustomError', [42n])
+    const expected = encodeErrorResult({ abi: Reverter.abi, errorName: 'Unauthorized', args: [chain.accounts[3].address, 42n] })
+    expect(expected.slice(0, 10)).to.equal(keccak256(toHex('Unauthorized(address,uint256)')).slice(0, 10))
+    await expectRevert(chain.request({ method: 'eth_call', params: [{ from: chain.accounts[3].address, to: reverter, data }] }), expected)
+  })
+
+  it("a bare revert() → data '0x'; a panic → Panic(0x12)", async () => {
+    await expectRevert(chain.call({ to: reverter, data: reverterData('revertWithoutData') }), '0x')
+    await expectRevert(chain.request({ method: 'eth_call', params: [{ to: reverter, data: reverterData('revertWithoutData') }] }), '0x')
+    await expectRevert(chain.call({ to: reverter, data: reverterData('panicDivideByZero', [0n]) }), encodeErrorResult({ abi: PANIC, errorName: 'Panic', args: [0x12n] }))
+  })
+
+  it("an exceptional halt is -32000 with geth's VM error text, not 'execution reverted', and no data", async () => {
+    const error = await rejection(chain.call({ to: reverter, data: reverterData('consumeAllGas') }))
+    expect(error).to.be.instanceOf(RPCError)
+    expect(error.code).to.equal(-32000)
+    expect(error.message).to.match(/^invalid opcode/)
+    expect(error.data).to.equal(undefined)
+  })
+
+  it('a call never changes state: touchThenRevert and increment leave storage, balances and nonces as they were', async () => {
+    const touched = async (tag: 'latest' | 'pending') =>
+      decodeFunctionResult({ abi: Reverter.abi, functionName: 'touched', data: await chain.call({ to: reverter, data: reverterData('touched') }, tag) })
+    await expectRevert(
+      chain.call({ from: alice.address, to: reverter, data: reverterData('touchThenRevert') }, 'pending'),
+      encodeErrorResult({ abi: ERROR_STRING, errorName: 'Error', args: ['touched then reverted'] }),
+    )
+    expect(await touched('latest')).to.equal(0n)
+    expect(await touched('pending')).to.equal(0n)
+
+    const increment = encodeFunctionData({ abi: Counter.abi, functionName: 'increment' })
+    for (const tag of ['latest', 'pending', 'latest'] as const) {
+      const output = await chain.call({ from: alice.address, to: counter, data: increment }, tag)
+      expect(decodeFunctionResult({ abi: Counter.abi, functionName: 'increment', data: output })).to.equal(1n)
+    }
+    for (const tag of ['latest', 'pending'] as const) expect(await chain.getStorageAt(counter, 0n, tag)).to.equal(`0x${'0'.repeat(64)}`)
+
+    const [balance, nonce] = [await chain.getBalance(alice.address, 'pending'), await chain.getTransactionCount(alice.address, 'pending')]
+    expect(await chain.call({ from: alice.address, to: counter, value: parseEther('5'), gasPrice: 1_000_000_000n }, 'pending')).to.equal('0x')
+    expect(await chain.getBalance(alice.address, 'pending')).to.equal(balance)
+    expect(await chain.getBalance(counter, 'pending')).to.equal(0n)
+    expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(nonce)
+    expect(((await blockOf(chain, 'pending')) as RpcBlock).transactions).to.deep.equal([])
+  })
+})
+
+describe('eth_estimateGas', () => {
+  it('a plain transfer estimates 21000 (0x5208)', async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const params = [{ from: chain.accounts[0].address, to: carol, value: '0x1' }]
+    expect(await chain.request({ method: 'eth_estimateGas', params })).to.equal('0x5208')
+  })
+
+  it('a token transfer estimate is enough: a transaction with exactly that gas succeeds', async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const alice = signer(chain, 0)
+    const token = await deploy(chain, alice, Token, ['Token', 'TKN', 1000n])
+    const bob = chain.accounts[1].address
+    const data = encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [bob, 10n] })
+    const estimate = BigInt((await chain.request({ method: 'eth_estimateGas', params: [{ from: alice.address, to: token, data }] })) as Hex)
+    expect(estimate > 21_000n && estimate < 100_000n, `estimate ${estimate}`).to.equal(true)
+
+    const hash = await chain.sendRawTransaction(await alice.sign({ to: token, data, gas: estimate, nonce: 1 }))
+    await chain.clock.advance(2000)
+    const receipt = (await receiptOf(chain, hash))!
+    expect(receipt.status).to.equal('0x1')
+    expect(BigInt(receipt.gasUsed) <= estimate).to.equal(true)
+    const output = await chain.call({ to: token, data: encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [bob] }) })
+    expect(decodeFunctionResult({ abi: Token.abi, functionName: 'balanceOf', data: output })).to.equal(10n)
+  })
+
+  it('a reverting estimate throws the revert (-32000 execution reverted, data = the custom error)', async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const alice = signer(chain, 0)
+    const token = await deploy(chain, alice, Token, ['Token', 'TKN', 1000n])
+    const data = encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [carol, 2000n] })
+    await expectRevert(
+      chain.request({ method: 'eth_estimateGas', params: [{ from: alice.address, to: token, data }] }),
+      encodeErrorResult({ abi: Token.abi, errorName: 'InsufficientBalance', args: [alice.address, 1000n, 2000n] }),
+    )
+  })
+
+  it("estimates at 'pending' by default: a token only pre-confirmed is seen (its revert), not at 'latest'", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const alice = signer(chain, 0)
+    const { address: token } = await sendDeploy(chain, alice, Token, ['Token', 'TKN', 1000n])
+    await chain.tick()
+    const data = encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [carol, 2000n] })
+    const call = { from: alice.address, to: token, data }
+    const revert = encodeErrorResult({ abi: Token.abi, errorName: 'InsufficientBalance', args: [alice.address, 1000n, 2000n] })
+    await expectRevert(chain.request({ method: 'eth_estimateGas', params: [call] }), revert)
+    await expectRevert(chain.request({ method: 'eth_estimateGas', params: [call, 'pending'] }), revert)
+    // At latest the token has no code yet: the call succeeds and costs only intrinsic gas.
+    const atLatest = BigInt((await chain.request({ method: 'eth_estimateGas', params: [call, 'latest'] })) as Hex)
+    expect(atLatest > 21_000n && atLatest < 30_000n, `estimate ${atLatest}`).to.equal(true)
+  })
+})

@@ -6,7 +6,7 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress } from 'viem'
 import { Token } from '../fixtures/artifacts/Token.ts'
 import { nativeSecp256k1 } from '../lib/crypto/secp256k1.ts'
-import { createChain, type Chain } from '../lib/index.ts'
+import { createChain, type Chain } from 'preconf-devnet'
 import type { Address, Hex } from '../lib/types.ts'
 import { signEIP1559, syntheticKey } from './signing.ts'
 
@@ -158,7 +158,8 @@ async function benchTicks(): Promise<void> {
 
   const erc20Ticks: number[] = []
   for (let run = 0; run < 3; run++) {
-    const chain = await createChain({ accounts: 20 })
+    // 1000 token transfers need ~40M gas: more than a default block holds.
+    const chain = await createChain({ accounts: 20, blockGasLimit: 100_000_000n })
     const token = await deployToken(chain)
     const funding = chain.accounts.slice(1).map((account) => ({ to: token, gas: 100_000n, data: hexToBytes(encodeFunctionData({ abi: Token.abi, functionName: 'transfer', args: [account.address, 10n ** 24n] })) }))
     const fundingRaws = funding.map((call, i) =>

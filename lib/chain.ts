@@ -10,7 +10,16 @@ import type { SealedBlock } from './blocks/block.ts'
 import { BlockStore, type SealedTransaction } from './blocks/block-store.ts'
 import { BlockBuilder, type Preconfirmation } from './builder.ts'
 import { createClock, type Clock, type Timeline } from './clock.ts'
-import { HeaderNotFoundError, ResourceNotFoundError, TransactionRejectedError, TransactionRejection } from './errors.ts'
+import {
+  HeaderNotFoundError,
+  InvalidParamsError,
+  ResourceNotFoundError,
+  TransactionRejectedError,
+  TransactionRejection,
+  TransactionTimeoutError,
+} from './errors.ts'
+import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from './fees.ts'
+import { signTransaction } from './accounts/sign-transaction.ts'
 import type { BlockContext } from './execution/block-context.ts'
 import { createExecutionCommon, createTransactionCommon } from './execution/common.ts'
 import { createDevnetEVM } from './execution/devnet-evm.ts'
@@ -51,6 +60,9 @@ export type TransactionLocation =
   | { readonly status: 'mempool'; readonly transaction: PooledTransaction }
   | ({ readonly status: 'preconfirmed'; readonly transaction: PooledTransaction; readonly pending: PendingBlock } & Pick<SealedTransaction, 'included'>)
   | ({ readonly status: 'sealed'; readonly transaction: PooledTransaction } & SealedTransaction)
+
+/** Where an executed transaction is: the pre-confirmed block or a sealed one. */
+export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: 'mempool' }>
 
 /** A call in the shape of `eth_call`'s first parameter; quantities may also be bigints. */
 export type CallParameters = {
@@ -107,6 +119,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Use {@link createChain}. */
   constructor(options: ResolvedChainOptions) {
     super()
+    // Subscriptions and pending sync sends each listen; there is no leak to warn about.
+    this.setMaxListeners(0)
     this.options = options
     this.accounts = devAccounts(options.mnemonic, options.accounts)
     const chainId = BigInt(options.chainId)
@@ -231,6 +245,65 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.pool.insert(transaction)
       this.emit('transaction', transaction)
       return hash
+    })
+  }
+
+  /**
+   * Signs `request` with the key of its `from` dev account and submits it (`eth_sendTransaction`).
+   * Missing fields are filled as wallets do: the pending nonce, an estimate at `pending`, a
+   * 1 gwei tip and a fee cap of twice the pending base fee plus the tip (or a legacy
+   * transaction when `gasPrice` is given).
+   */
+  async sendTransaction(request: CallRequest & { readonly nonce?: bigint }): Promise<Hash> {
+    const from = request.from
+    if (from === undefined) throw new InvalidParamsError('invalid argument 0 (transaction): from is required')
+    const account = this.accounts.find((candidate) => candidate.address.toLowerCase() === from)
+    if (account === undefined) throw new ResourceNotFoundError('unknown account')
+    const pending = this.builder.pending
+    const gas = request.gas ?? (await this.estimateGas(request, { tag: 'pending' }))
+    const cap = request.maxFeePerGas
+    const suggestedTip = cap !== undefined && cap < SUGGESTED_PRIORITY_FEE ? cap : SUGGESTED_PRIORITY_FEE
+    const tip = request.maxPriorityFeePerGas ?? suggestedTip
+    const fields = {
+      nonce: request.nonce ?? this.pool.pendingNonce(from, pending.state.getAccount(from)?.nonce ?? 0n),
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+      gas,
+      gasPrice: request.gasPrice,
+      maxFeePerGas: cap ?? suggestedFeeCap(pending.context.baseFeePerGas, tip),
+      maxPriorityFeePerGas: tip,
+      accessList: request.accessList ?? [],
+    }
+    return this.sendRawTransaction(signTransaction(fields, account.privateKey, this.environment.transactionCommon))
+  }
+
+  /**
+   * Resolves when the transaction `hash` is pre-confirmed (or sealed). Rejects with code 4
+   * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it, or as soon as
+   * the transaction leaves the mempool unexecuted. Time is the chain's clock: under the manual
+   * clock the wait ends only as the clock is advanced.
+   */
+  waitForPreconfirmation(hash: Hash, timeoutMs: number): Promise<ExecutedLocation> {
+    const deadline = this.clock.now() + timeoutMs
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const location = this.findTransaction(hash)
+        if (location !== undefined && location.status !== 'mempool') {
+          stop()
+          resolve(location)
+        } else if (location === undefined || this.clock.now() >= deadline) {
+          stop()
+          reject(new TransactionTimeoutError(hash, timeoutMs))
+        }
+      }
+      const stop = (): void => {
+        this.off('preconfirmation', check)
+        this.off('block', check)
+      }
+      this.on('preconfirmation', check)
+      this.on('block', check)
+      check()
     })
   }
 

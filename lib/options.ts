@@ -183,6 +183,24 @@ export const chainOptions = {
   }),
 }
 
+/** The options of the `preconf-devnet` command beyond the chain's. */
+export const serverOptions = {
+  host: define<string, string>({
+    flag: 'host',
+    description: 'interface to listen on (loopback only by default)',
+    defaultText: '127.0.0.1',
+    parse: text,
+    default: () => '127.0.0.1',
+  }),
+  port: define<number, number>({
+    flag: 'port',
+    description: 'port for HTTP and WebSocket JSON-RPC; 0 picks a free port',
+    defaultText: '8545',
+    parse: integer(0, 65535),
+    default: () => 8545,
+  }),
+}
+
 type Definitions = typeof chainOptions
 type InputOf<D> = D extends OptionDefinition<infer Input, unknown> ? Input : never
 type ValueOf<D> = D extends OptionDefinition<unknown, infer Value> ? Value : never

@@ -122,6 +122,30 @@ export function formatReceipt(included: IncludedTransaction, blockHash: Hash, bl
   }
 }
 
+/**
+ * A pre-confirmed transaction with its receipt fields, as Base's `newFlashblockTransactions`
+ * subscription sends it with `true`: the transaction (block hash null), then `logs`,
+ * `gasUsed`, `status`, `cumulativeGasUsed`, `contractAddress` and `logsBloom`.
+ */
+export function formatTransactionWithLogs(included: IncludedTransaction, blockNumber: bigint, baseFeePerGas: bigint): Record<string, unknown> {
+  const { receipt } = included
+  return {
+    ...formatTransaction(included.transaction, { blockHash: null, blockNumber, index: included.index, baseFeePerGas }),
+    logs: formatLogs(included, PENDING_BLOCK_HASH, blockNumber),
+    gasUsed: toQuantity(receipt.gasUsed),
+    status: toQuantity(receipt.status),
+    cumulativeGasUsed: toQuantity(receipt.cumulativeGasUsed),
+    contractAddress: receipt.contractAddress ?? null,
+    logsBloom: toData(receipt.logsBloom),
+  }
+}
+
+/** A sealed block's header, as the `newHeads` subscription sends it. */
+export function formatHeader(block: SealedBlock): Record<string, unknown> {
+  const { transactions, uncles, withdrawals, size, totalDifficulty, ...header } = formatBlock(block, false)
+  return header
+}
+
 function formatTransactions(
   transactions: readonly IncludedTransaction[],
   full: boolean,

@@ -2,7 +2,10 @@
  * The JSON-RPC method table: each method's parameter parsers and its handler, which calls the
  * chain and formats the result. Parsers name the argument they reject (-32602).
  */
-import type { Chain } from '../chain.ts'
+import type { Chain, ExecutedLocation } from '../chain.ts'
+import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
+import { getLogs } from './get-logs.ts'
+import { parseLogQuery } from './log-filter.ts'
 import { callResultOrThrow } from '../execution/run-call.ts'
 import type { BlockTag } from '../types.ts'
 import { feeHistory } from './fee-history.ts'
@@ -74,8 +77,8 @@ const hash = (name: string) => required(`${name} (hash)`, parseHash)
 /** geth's client version string, with our name. */
 export const CLIENT_VERSION = 'preconf-devnet/v0.1.0'
 
-/** The priority fee suggested to wallets (Anvil's minimum suggestion, 1 gwei). */
-export const SUGGESTED_PRIORITY_FEE = 1_000_000_000n
+/** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
+export const MAX_SYNC_TIMEOUT_MS = 6000
 
 /** Every method the devnet answers, by name. */
 export const methods: Readonly<Record<string, MethodDefinition>> = {
@@ -105,6 +108,15 @@ export const methods: Readonly<Record<string, MethodDefinition>> = {
     async (chain, request, selector) => toQuantity(await chain.estimateGas(request, selector)),
   ),
   eth_sendRawTransaction: method([required('0 (transaction)', parseData)], (chain, raw) => chain.sendRawTransaction(raw)),
+  eth_sendRawTransactionSync: method(
+    [required('0 (transaction)', parseData), optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)],
+    async (chain, raw, timeoutMs) => {
+      const hash = await chain.sendRawTransaction(raw)
+      return formatLocationReceipt(await chain.waitForPreconfirmation(hash, timeoutMs))
+    },
+  ),
+  eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], (chain, request) => chain.sendTransaction(request)),
+  eth_getLogs: method([required('0 (filter)', parseLogQuery)], (chain, query) => getLogs(chain, query)),
 
   eth_gasPrice: method([], (chain) => toQuantity(chain.pending.context.baseFeePerGas + SUGGESTED_PRIORITY_FEE)),
   eth_maxPriorityFeePerGas: method([], () => toQuantity(SUGGESTED_PRIORITY_FEE)),
@@ -151,9 +163,7 @@ export const methods: Readonly<Record<string, MethodDefinition>> = {
   }),
   eth_getTransactionReceipt: method([hash('0')], (chain, transactionHash) => {
     const location = chain.findTransaction(transactionHash)
-    if (location === undefined || location.status === 'mempool') return null
-    if (location.status === 'preconfirmed') return formatReceipt(location.included, PENDING_BLOCK_HASH, location.pending.context.number)
-    return formatReceipt(location.included, location.block.hash, location.block.header.number)
+    return location === undefined || location.status === 'mempool' ? null : formatLocationReceipt(location)
   }),
 
   service_transactionStatus: method([hash('0')], (chain, transactionHash) => transactionStatus(chain, transactionHash)),
@@ -175,6 +185,18 @@ export const methods: Readonly<Record<string, MethodDefinition>> = {
     await chain.mine()
     return '0x0'
   }),
+}
+
+/** The receipt of a pre-confirmed (block hash: 32 zero bytes) or sealed transaction. */
+function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {
+  if (location.status === 'preconfirmed') return formatReceipt(location.included, PENDING_BLOCK_HASH, location.pending.context.number)
+  return formatReceipt(location.included, location.block.hash, location.block.header.number)
+}
+
+function parseSyncTimeout(value: unknown, name: string): number {
+  const timeout = parseSmallQuantity(value, name)
+  if (timeout > MAX_SYNC_TIMEOUT_MS) throw invalidArgument(name, `time out too long, timeout: ${timeout} ms, max: ${MAX_SYNC_TIMEOUT_MS} ms`)
+  return timeout
 }
 
 /**

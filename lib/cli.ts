@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * `preconf-devnet`: the devnet as a JSON-RPC node for CI jobs and local development.
+ * Flags come from the option definitions (lib/options.ts); prints the accounts and one ready
+ * line with the URL, logs activity, and shuts down cleanly on SIGINT/SIGTERM.
+ */
+import { parseArgs } from 'node:util'
+import { createChain, type Chain } from './chain.ts'
+import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
+import { createActivityLog } from './server/activity-log.ts'
+import { ListenError, startServer } from './server/server.ts'
+import { CLIENT_VERSION } from './rpc/methods.ts'
+
+type Definition = OptionDefinition<never, unknown>
+
+const allOptions = { ...chainOptions, ...serverOptions } as Record<string, Definition>
+
+/** `--help`: every flag with its description and default. */
+export function usage(): string {
+  const rows = Object.values(allOptions).map((definition) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
+  rows.push(['  --silent', 'no request or block log'], ['  --help, -h', 'this help'], ['  --version', 'the version'])
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
+  return [
+    'Usage: preconf-devnet [options]',
+    '',
+    'A local chain with pre-confirmations (flashblocks): JSON-RPC over HTTP and WebSocket.',
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => flag.padEnd(width) + text),
+  ].join('\n')
+}
+
+function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; port: number; silent: boolean } | 'help' | 'version' {
+  const flags = Object.fromEntries(Object.values(allOptions).map((definition) => [definition.flag, { type: 'string' as const }]))
+  const values: Record<string, string | boolean | undefined> = parseArgs({
+    args: argv,
+    options: { ...flags, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
+    strict: true,
+    allowPositionals: false,
+  }).values
+  if (values.help === true) return 'help'
+  if (values.version === true) return 'version'
+  const chain: Record<string, unknown> = {}
+  for (const [name, definition] of Object.entries(chainOptions) as Array<[string, Definition]>) {
+    const given = values[definition.flag]
+    if (typeof given === 'string') chain[name] = definition.parse(given as never, `--${definition.flag}`)
+  }
+  if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
+  const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
+  const port = typeof values.port === 'string' ? serverOptions.port.parse(values.port, '--port') : serverOptions.port.default({ clock: 'realtime' })
+  return { chain: chain as ChainOptions, host, port, silent: values.silent === true }
+}
+
+function banner(chain: Chain): string {
+  const { options } = chain
+  const ether = options.balance / 10n ** 18n
+  const lines = ['preconf-devnet', '', 'Available Accounts', '==================']
+  chain.accounts.forEach((account, i) => lines.push(`(${i}) ${account.address} (${ether} ETH)`))
+  lines.push('', 'Private Keys', '==================')
+  chain.accounts.forEach((account, i) => lines.push(`(${i}) ${account.privateKey}`))
+  lines.push(
+    '',
+    `Chain ID: ${options.chainId}`,
+    `Clock: ${options.clock}, a pre-confirmation every ${options.preconfIntervalMs} ms, a block every ${options.blockTimeMs} ms`,
+    `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${options.genesisTimestamp}`,
+    '',
+  )
+  return lines.join('\n')
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseCommandLine>
+  try {
+    parsed = parseCommandLine(argv)
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n\n${usage()}\n`)
+    return 2
+  }
+  if (parsed === 'help') {
+    process.stdout.write(`${usage()}\n`)
+    return 0
+  }
+  if (parsed === 'version') {
+    process.stdout.write(`${CLIENT_VERSION}\n`)
+    return 0
+  }
+  let chain: Chain
+  try {
+    chain = await createChain(parsed.chain)
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n`)
+    return 2
+  }
+  const log = parsed.silent ? undefined : createActivityLog(chain, (line) => process.stdout.write(`${line}\n`))
+  let server
+  try {
+    server = await startServer(chain, { host: parsed.host, port: parsed.port, onRequest: log?.request })
+  } catch (error) {
+    chain.close()
+    process.stderr.write(`error: ${error instanceof ListenError ? error.message : String(error)}\n`)
+    return 1
+  }
+  process.stdout.write(`${banner(chain)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
+  const flusher = log === undefined ? undefined : setInterval(log.flush, 1000).unref()
+
+  return new Promise((resolve) => {
+    const shutdown = (signal: string): void => {
+      process.stdout.write(`\n${signal}: shutting down\n`)
+      if (flusher !== undefined) clearInterval(flusher)
+      log?.flush()
+      log?.stop()
+      server.close().then(() => resolve(0))
+    }
+    process.once('SIGINT', () => shutdown('SIGINT'))
+    process.once('SIGTERM', () => shutdown('SIGTERM'))
+  })
+}
+
+process.exit(await main(process.argv.slice(2)))

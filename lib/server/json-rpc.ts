@@ -1,0 +1,64 @@
+/**
+ * JSON-RPC 2.0 envelopes, as geth answers them, for both transports: single requests and
+ * batches (an empty batch is one -32600 error; each invalid member gets its own error in
+ * place; notifications get no reply), with ids echoed as sent.
+ */
+import { InvalidRequestError, toRPCError, type RPCErrorObject } from '../errors.ts'
+import type { RequestArguments } from '../rpc/request.ts'
+
+/** A request id: geth accepts strings, numbers and null. */
+export type JsonRpcId = string | number | null
+
+/** One JSON-RPC response. */
+export type JsonRpcResponse =
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown }
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: RPCErrorObject }
+
+/** Answers one request (the transport decides which methods exist). */
+export type Dispatch = (request: RequestArguments) => Promise<unknown>
+
+/** geth's default batch limit (BatchRequestLimit). */
+export const MAX_BATCH_SIZE = 1000
+
+/** An error response with `id`. */
+export function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: toRPCError(error).toJSON() }
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+}
+
+async function handleMessage(message: unknown, dispatch: Dispatch): Promise<JsonRpcResponse | undefined> {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return errorResponse(null, new InvalidRequestError('expected a JSON-RPC request object'))
+  }
+  const { id, method, params, jsonrpc } = message as Record<string, unknown>
+  const isNotification = !('id' in message)
+  if (!isNotification && !isId(id)) return errorResponse(null, new InvalidRequestError('id must be a string, a number or null'))
+  const replyId = isNotification ? null : (id as JsonRpcId)
+  if (jsonrpc !== undefined && jsonrpc !== '2.0') return errorResponse(replyId, new InvalidRequestError('jsonrpc must be "2.0"'))
+  if (typeof method !== 'string') return errorResponse(replyId, new InvalidRequestError('method must be a string'))
+  try {
+    const result = await dispatch({ method, params })
+    return isNotification ? undefined : { jsonrpc: '2.0', id: replyId, result: result === undefined ? null : result }
+  } catch (error) {
+    return isNotification ? undefined : errorResponse(replyId, error)
+  }
+}
+
+/**
+ * The reply to a parsed JSON body: one response, an array of them (a batch), or undefined when
+ * nothing is owed (only notifications).
+ */
+export async function handleJsonRpc(body: unknown, dispatch: Dispatch): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  if (!Array.isArray(body)) return handleMessage(body, dispatch)
+  if (body.length === 0) return errorResponse(null, new InvalidRequestError('empty batch'))
+  if (body.length > MAX_BATCH_SIZE) return errorResponse(null, new InvalidRequestError(`batch too large: at most ${MAX_BATCH_SIZE} requests`))
+  const responses: JsonRpcResponse[] = []
+  for (const message of body) {
+    const response = await handleMessage(message, dispatch)
+    if (response !== undefined) responses.push(response)
+  }
+  return responses.length === 0 ? undefined : responses
+}

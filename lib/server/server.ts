@@ -1,0 +1,84 @@
+/**
+ * The devnet as a network node: JSON-RPC over HTTP on `/` and WebSocket on the same port,
+ * bound to 127.0.0.1 unless told otherwise.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WebSocketServer } from 'ws'
+import type { Chain } from '../chain.ts'
+import { handleHttpRequest } from './http-handler.ts'
+import type { Dispatch } from './json-rpc.ts'
+import { serveWebSocket } from './websocket-session.ts'
+
+/** Where and how to listen. */
+export interface ServerOptions {
+  /** Interface to bind; default 127.0.0.1 (loopback only). */
+  readonly host?: string
+  /** Port; 0 picks a free one. Default 8545. */
+  readonly port?: number
+  /** Called with each request's method (for the activity log). */
+  readonly onRequest?: (method: string) => void
+}
+
+/** A running node. */
+export interface DevnetServer {
+  /** `http://HOST:PORT` (the port actually bound). */
+  readonly url: string
+  /** `ws://HOST:PORT`. */
+  readonly wsUrl: string
+  readonly chain: Chain
+  /** Stops listening, closes every connection and stops the chain's clock. */
+  close(): Promise<void>
+}
+
+/** A clear error for a port that cannot be bound. */
+export class ListenError extends Error {
+  override name = 'ListenError'
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new ListenError(`port ${port} is already in use on ${host} (try --port 0 for a free port)`))
+      else if (error.code === 'EACCES') reject(new ListenError(`no permission to listen on ${host}:${port}`))
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ListenError(`cannot bind ${host}: no such local address`))
+      else reject(error)
+    })
+    server.listen(port, host, () => resolve(server.address() as AddressInfo))
+  })
+}
+
+/** Serves `chain` over HTTP and WebSocket. */
+export async function startServer(chain: Chain, options: ServerOptions = {}): Promise<DevnetServer> {
+  const host = options.host ?? '127.0.0.1'
+  const { onRequest } = options
+  const dispatch: Dispatch =
+    onRequest === undefined
+      ? (request) => chain.request(request)
+      : (request) => {
+          onRequest(request.method)
+          return chain.request(request)
+        }
+  const http = createServer({ keepAlive: true }, (request, response) => {
+    handleHttpRequest(request, response, dispatch).catch((error) => {
+      if (!response.headersSent) response.writeHead(500)
+      response.end(String(error))
+    })
+  })
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
+  http.on('upgrade', (request, socket, head) => sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, chain, dispatch)))
+  const address = await listen(http, host, options.port ?? 8545)
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    wsUrl: `ws://${shownHost}:${address.port}`,
+    chain,
+    async close() {
+      chain.close()
+      for (const client of sockets.clients) client.terminate()
+      sockets.close()
+      http.closeAllConnections()
+      await new Promise<void>((resolve) => http.close(() => resolve()))
+    },
+  }
+}

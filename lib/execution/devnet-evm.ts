@@ -20,25 +20,27 @@ type InterpreterInstance = {
   _result: { selfdestruct?: Map<string, string>; createdAddresses?: Set<string>; logs: unknown[]; returnValue?: Uint8Array }
   _evm: DevnetEVM
   run(code: Uint8Array, opts: unknown): Promise<{ runState?: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: EVMError }>
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
 }
 type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
 
-// The Interpreter is not in the package's exports; load the module the EVM itself uses.
-const interpreterModule = (await import(new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href)) as {
-  Interpreter: InterpreterClass & { prototype: { _getValidJumpDestinations(code: Uint8Array): JumpAnalysis } }
-}
-const analyseJumps = interpreterModule.Interpreter.prototype._getValidJumpDestinations
-
-/** The library's interpreter, with jump analysis cached per code array. */
-class CachingInterpreter extends interpreterModule.Interpreter {
-  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
-    const cache = this._evm.jumpAnalyses
-    let analysis = cache.get(code)
-    if (analysis === undefined) {
-      analysis = analyseJumps.call(this, code)
-      cache.set(code, analysis)
+/**
+ * The library's interpreter with jump analysis cached per code array. The Interpreter class is
+ * not exported; it is taken from the first frame the library runs itself (its result's
+ * runState holds the interpreter), which works whether the library is bundled or not.
+ */
+function cachingInterpreter(Interpreter: InterpreterClass): InterpreterClass {
+  const analyse = Interpreter.prototype._getValidJumpDestinations as (code: Uint8Array) => JumpAnalysis
+  return class CachingInterpreter extends Interpreter {
+    override _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
+      const cache = this._evm.jumpAnalyses
+      let analysis = cache.get(code)
+      if (analysis === undefined) {
+        analysis = analyse.call(this, code)
+        cache.set(code, analysis)
+      }
+      return analysis
     }
-    return analysis
   }
 }
 
@@ -115,7 +117,15 @@ export class DevnetEVM extends EVM {
     return { execResult: result }
   }
 
+  /** The caching interpreter class, once the library's first frame has revealed its Interpreter. */
+  private Interpreter: InterpreterClass | undefined
+
   protected override async runInterpreter(message: Message, opts: InterpreterOptions = {}): Promise<ExecResult> {
+    if (this.Interpreter === undefined) {
+      const result = await super.runInterpreter(message, opts)
+      this.Interpreter = cachingInterpreter((result.runState!.interpreter as unknown as InterpreterInstance).constructor as InterpreterClass)
+      return result
+    }
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
     const env = {
       address: message.to ?? createZeroAddress(),
@@ -138,7 +148,7 @@ export class DevnetEVM extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = new CachingInterpreter(
+    const interpreter = new this.Interpreter(
       this,
       this.stateManager,
       this.blockchain,

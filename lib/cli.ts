@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util'
 import { createChain, type Chain } from './chain.ts'
+import { nativeSecp256k1 } from './crypto/secp256k1.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { ListenError, startServer } from './server/server.ts'
@@ -63,6 +64,7 @@ function banner(chain: Chain): string {
     `Chain ID: ${options.chainId}`,
     `Clock: ${options.clock}, a pre-confirmation every ${options.preconfIntervalMs} ms, a block every ${options.blockTimeMs} ms`,
     `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${options.genesisTimestamp}`,
+    `Sender recovery: ${nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves (native libsecp256k1 did not load)'}`,
     '',
   )
   return lines.join('\n')

@@ -7,7 +7,9 @@ export type { CallParameters, ChainEvents, TransactionLocation } from './chain.t
 export type { Preconfirmation } from './builder.ts'
 export type { Clock } from './clock.ts'
 export type { ChainOptions, ClockMode, ResolvedChainOptions } from './options.ts'
-export { chainOptions } from './options.ts'
+export { chainOptions, serverOptions } from './options.ts'
+export { startServer } from './server/server.ts'
+export type { DevnetServer, ServerOptions } from './server/server.ts'
 export type { DevAccount } from './accounts/dev-accounts.ts'
 export { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 export {

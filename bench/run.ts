@@ -6,8 +6,9 @@ import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress } from 'viem'
 import { Token } from '../fixtures/artifacts/Token.ts'
 import { nativeSecp256k1 } from '../lib/crypto/secp256k1.ts'
-import { createChain, type Chain } from 'preconf-devnet'
+import { createChain, startServer, type Chain } from 'preconf-devnet'
 import type { Address, Hex } from '../lib/types.ts'
+import { cliReadyTime, echoServer, loadTest } from './http.ts'
 import { signEIP1559, syntheticKey } from './signing.ts'
 
 interface Figure {
@@ -207,6 +208,41 @@ async function benchScale(fresh: Record<string, number>): Promise<void> {
   record('scale setup: 100k transfers in 100 blocks, then 9.9k empty blocks', setupSeconds, 's')
 }
 
+/** Anvil over HTTP on this machine (the issue's figures), for the targets. */
+const ANVIL = { getBalance: 23_000, getStorageAt: 33_000, call: 19_000, sendRawTransaction: 5_200 }
+
+async function benchHttp(): Promise<void> {
+  const echo = await echoServer()
+  const floor = (await loadTest(echo.url, [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })])).rate
+  echo.close()
+  record('HTTP: bare node:http JSON echo (floor)', floor, 'req/s', undefined, '32 in flight, keep-alive, load from a child process')
+
+  const chain = await createChain({ accounts: 20 })
+  const token = await deployToken(chain)
+  await chain.mine()
+  const server = await startServer(chain, { port: 0 })
+  const holder = chain.accounts[0].address
+  const request = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  const reads: Array<[string, string, number]> = [
+    ['eth_getBalance', request('eth_getBalance', [holder, 'latest']), ANVIL.getBalance],
+    ['eth_getStorageAt', request('eth_getStorageAt', [token, '0x2', 'latest']), ANVIL.getStorageAt],
+    ['eth_call balanceOf', request('eth_call', [{ to: token, data: encodeFunctionData({ abi: Token.abi, functionName: 'balanceOf', args: [holder] }) }, 'latest']), ANVIL.call],
+  ]
+  for (const [name, body, anvil] of reads) {
+    const { rate, errors } = await loadTest(server.url, [body])
+    const target = name.startsWith('eth_call') ? anvil : Math.max(0.9 * floor, anvil)
+    record(`HTTP ${name}`, rate, 'req/s', { atLeast: Math.round(target) }, `${(rate / floor).toFixed(2)} of the echo floor; Anvil ${anvil}/s${errors > 0 ? `; ${errors} errors` : ''}`)
+  }
+  const raws = transfers(chain, 40_000, () => 0n, syntheticAddress)
+  const { rate, errors } = await loadTest(server.url, raws.map((raw) => request('eth_sendRawTransaction', [bytesToHex(raw)])), 3000)
+  record('HTTP eth_sendRawTransaction', rate, 'tx/s', { atLeast: 2 * ANVIL.sendRawTransaction }, `Anvil ${ANVIL.sendRawTransaction}/s${errors > 0 ? `; ${errors} errors` : ''}`)
+  await server.close()
+
+  const ready: number[] = []
+  for (let i = 0; i < 5; i++) ready.push(await cliReadyTime())
+  record('CLI start to ready line (node dist/cli.js --port 0)', median(ready), 'ms', { atMost: 300 }, 'median of 5; Anvil 81 ms, Hardhat 263 ms')
+}
+
 async function main(): Promise<void> {
   await benchCreateChain()
   await benchAdmission()
@@ -217,6 +253,7 @@ async function main(): Promise<void> {
   await benchCall(chain, token)
   await benchPendingUnderLoad()
   await benchTicks()
+  await benchHttp()
   await benchScale(fresh)
   const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)

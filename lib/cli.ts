@@ -19,7 +19,12 @@ const allOptions = { ...chainOptions, ...serverOptions } as Record<string, Defin
 /** `--help`: every flag with its description and default. */
 export function usage(): string {
   const rows = Object.values(allOptions).map((definition) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
-  rows.push(['  --silent', 'no request or block log'], ['  --help, -h', 'this help'], ['  --version', 'the version'])
+  rows.push(
+    ['  --instant', 'same as --mining instant: each accepted transaction is pre-confirmed at once'],
+    ['  --silent', 'no request or block log'],
+    ['  --help, -h', 'this help'],
+    ['  --version', 'the version'],
+  )
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
   return [
     'Usage: preconf-devnet [options]',
@@ -35,18 +40,23 @@ function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; 
   const flags = Object.fromEntries(Object.values(allOptions).map((definition) => [definition.flag, { type: 'string' as const }]))
   const values: Record<string, string | boolean | undefined> = parseArgs({
     args: argv,
-    options: { ...flags, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
+    options: { ...flags, instant: { type: 'boolean' }, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   }).values
   if (values.help === true) return 'help'
   if (values.version === true) return 'version'
+  // Each flag is checked here, to name it in the error, and handed to createChain as given
+  // (its parser runs there again: parsing a parsed value twice is not safe for every option).
   const chain: Record<string, unknown> = {}
   for (const [name, definition] of Object.entries(chainOptions) as Array<[string, Definition]>) {
     const given = values[definition.flag]
-    if (typeof given === 'string') chain[name] = definition.parse(given as never, `--${definition.flag}`)
+    if (typeof given !== 'string') continue
+    definition.parse(given as never, `--${definition.flag}`)
+    chain[name] = given
   }
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
+  if (values.instant === true) chain.mining = 'instant'
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
   const port = typeof values.port === 'string' ? serverOptions.port.parse(values.port, '--port') : serverOptions.port.default({ clock: 'realtime' })
   return { chain: chain as ChainOptions, host, port, silent: values.silent === true }
@@ -71,6 +81,8 @@ function banner(chain: Chain): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // A reader that goes away (`| head`) must not crash the node: drop the output instead.
+  process.stdout.on('error', () => {})
   let parsed: ReturnType<typeof parseCommandLine>
   try {
     parsed = parseCommandLine(argv)
@@ -90,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     chain = await createChain(parsed.chain)
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n`)
+    process.stderr.write(`error: ${(error as Error).message}\n\n${usage()}\n`)
     return 2
   }
   const log = parsed.silent ? undefined : createActivityLog(chain, (line) => process.stdout.write(`${line}\n`))
@@ -102,20 +114,25 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`error: ${error instanceof ListenError ? error.message : String(error)}\n`)
     return 1
   }
-  process.stdout.write(`${banner(chain)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
   const flusher = log === undefined ? undefined : setInterval(log.flush, 1000).unref()
-
-  return new Promise((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
+    let stopping = false
     const shutdown = (signal: string): void => {
+      // Repeated signals (supervisors often send several) must not cut the shutdown short.
+      if (stopping) return
+      stopping = true
       process.stdout.write(`\n${signal}: shutting down\n`)
       if (flusher !== undefined) clearInterval(flusher)
       log?.flush()
       log?.stop()
       server.close().then(() => resolve(0))
     }
-    process.once('SIGINT', () => shutdown('SIGINT'))
-    process.once('SIGTERM', () => shutdown('SIGTERM'))
+    process.on('SIGINT', () => shutdown('SIGINT'))
+    process.on('SIGTERM', () => shutdown('SIGTERM'))
   })
+  // Ready only once the signal handlers are in place: a script may stop the node at once.
+  process.stdout.write(`${banner(chain)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
+  return stopped
 }
 
 process.exit(await main(process.argv.slice(2)))

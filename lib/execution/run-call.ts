@@ -13,7 +13,7 @@ import type { Address, Hex } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
-/** geth's RPCGasCap: the gas an `eth_call` gets when it names none. */
+/** geth's RPCGasCap: the gas an `eth_call` gets when it names none, and the most it may name. */
 export const DEFAULT_CALL_GAS = 50_000_000n
 
 /** A message to run without a transaction (the fields of `eth_call`). */
@@ -105,7 +105,8 @@ export async function runCall(
 ): Promise<CallOutcome> {
   const { evm } = environment
   const from = request.from ?? '0x0000000000000000000000000000000000000000'
-  const gas = request.gas ?? DEFAULT_CALL_GAS
+  // geth caps a call's gas at RPCGasCap (its default is the cap itself).
+  const gas = request.gas === undefined || request.gas > DEFAULT_CALL_GAS ? DEFAULT_CALL_GAS : request.gas
   const value = request.value ?? 0n
   const price = callGasPrice(request, block)
   const layer = new StateLayer(view)

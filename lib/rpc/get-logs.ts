@@ -44,7 +44,8 @@ export function getLogs(chain: Chain, query: LogQuery): unknown[] {
       collect(query, block.transactions, block.hash, number, logs)
     }
   }
-  if (to > head) {
+  const pendingNumber = head + 1n
+  if (from <= pendingNumber && pendingNumber <= to) {
     const { pending } = chain
     collect(query, pending.transactions, PENDING_BLOCK_HASH, pending.context.number, logs)
   }

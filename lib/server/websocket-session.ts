@@ -84,6 +84,9 @@ export function serveWebSocket(socket: WebSocket, chain: Chain, dispatch: Dispat
     }
   })
 
+  // Protocol errors (bad frames, oversized messages): ws closes the connection itself.
+  socket.on('error', () => {})
+
   socket.on('close', () => {
     for (const unsubscribe of subscriptions.values()) unsubscribe()
     subscriptions.clear()

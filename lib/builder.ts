@@ -24,6 +24,7 @@ import { orderedTrieRoot } from './trie/ordered-trie.ts'
 import type { PooledTransaction } from './txpool/pooled-transaction.ts'
 import { TransactionQueue } from './txpool/transaction-queue.ts'
 import type { TxPool } from './txpool/txpool.ts'
+import type { UndoLog } from './snapshots/undo-log.ts'
 import type { Address } from './types.ts'
 
 /** What one tick pre-confirmed. */
@@ -46,6 +47,8 @@ export interface BuilderParts {
   readonly history: StateHistory
   readonly stateRoot: StateRoot
   readonly environment: ExecutionEnvironment
+  /** Records the builder's mutations while a snapshot is open. */
+  readonly undoLog: UndoLog
 }
 
 /** Builds pre-confirmed blocks from the pool and seals them. */
@@ -142,7 +145,9 @@ export class BlockBuilder {
       size: blockSize(header, rawTransactions),
     }
     blocks.append(block)
+    const sealed = this.pending
     this.pending = this.open(nextTimestamp)
+    if (this.parts.undoLog.recording) this.parts.undoLog.record(() => (this.pending = sealed))
     return block
   }
 
@@ -169,6 +174,6 @@ export class BlockBuilder {
       coinbase: options.coinbase,
       prevRandao: keccak256(hexToBytes(parent.hash)),
     }
-    return new PendingBlock(context, parent.hash, history.latest)
+    return new PendingBlock(context, parent.hash, history.latest, this.parts.undoLog)
   }
 }

@@ -4,12 +4,15 @@
  * EIP-1193 `request`; the RPC method table lives in rpc/methods.ts.
  */
 import { EventEmitter } from 'node:events'
-import { hexToBytes } from '@ethereumjs/util'
+import { createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { devAccounts, type DevAccount } from './accounts/dev-accounts.ts'
 import type { SealedBlock } from './blocks/block.ts'
 import { BlockStore, type SealedTransaction } from './blocks/block-store.ts'
 import { BlockBuilder, type Preconfirmation } from './builder.ts'
-import { createClock, type Clock, type Timeline } from './clock.ts'
+import { BlockSchedule } from './block-schedule.ts'
+import { setBalance, setCode, setNonce, setStorage, type EditTarget } from './cheats.ts'
+import { createClock, type ChainClock, type Clock, type Timeline } from './clock.ts'
+import { Snapshots } from './snapshots/snapshots.ts'
 import {
   HeaderNotFoundError,
   InvalidParamsError,
@@ -19,7 +22,7 @@ import {
   TransactionTimeoutError,
 } from './errors.ts'
 import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from './fees.ts'
-import { signTransaction } from './accounts/sign-transaction.ts'
+import { impersonatedTransaction, signTransaction } from './accounts/sign-transaction.ts'
 import type { BlockContext } from './execution/block-context.ts'
 import { createExecutionCommon, createTransactionCommon } from './execution/common.ts'
 import { createDevnetEVM } from './execution/devnet-evm.ts'
@@ -27,7 +30,7 @@ import type { ExecutionEnvironment } from './execution/execution-environment.ts'
 import { estimateGas } from './execution/estimate-gas.ts'
 import { callResultOrThrow, runCall, type CallOutcome, type CallRequest } from './execution/run-call.ts'
 import { createGenesis } from './genesis.ts'
-import { resolveChainOptions, type ChainOptions, type ResolvedChainOptions } from './options.ts'
+import { resolveChainOptions, type ChainOptions, type MiningMode, type ResolvedChainOptions } from './options.ts'
 import type { PendingBlock } from './pending-block.ts'
 import { parseAddress, parseData, toData, toWord } from './rpc/hex.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike, type BlockSelector } from './rpc/params.ts'
@@ -37,7 +40,7 @@ import { StateHistory } from './state/state-history.ts'
 import { StateRoot } from './state/state-root.ts'
 import type { StateView } from './state/state-view.ts'
 import { checkAgainstState, checkIntrinsic } from './txpool/admission.ts'
-import { decodeTransaction, hashTransaction } from './txpool/decode.ts'
+import { decodeTransaction, hashTransaction, toPooledTransaction } from './txpool/decode.ts'
 import type { PooledTransaction } from './txpool/pooled-transaction.ts'
 import { TxPool } from './txpool/txpool.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
@@ -90,12 +93,6 @@ function createSerializer() {
   }
 }
 
-/** Seconds for a block sealing at `sealAtMs`: never before its parent's next second. */
-function blockTimestamp(sealAtMs: number, parentTimestamp: bigint): bigint {
-  const seconds = BigInt(Math.floor(sealAtMs / 1000))
-  return seconds > parentTimestamp ? seconds : parentTimestamp + 1n
-}
-
 /** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
 export class Chain extends EventEmitter<ChainEvents> {
   /** The options in effect, defaults applied. */
@@ -104,17 +101,24 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly accounts: readonly DevAccount[]
   /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
   readonly clock: Clock
+  /** The same clock, with the control a snapshot revert needs. */
+  private readonly controlledClock: ChainClock
 
-  private readonly pool = new TxPool()
-  private readonly blocks = new BlockStore()
-  private readonly history = new StateHistory()
-  private readonly stateRoot = new StateRoot()
+  /** How transactions become blocks; `evm_setAutomine` switches between `auto` and `interval`. */
+  mining: MiningMode
+
+  private readonly snapshots = new Snapshots()
+  private readonly pool = new TxPool(this.snapshots.log)
+  private readonly blocks = new BlockStore(this.snapshots.log)
+  private readonly history = new StateHistory(this.snapshots.log)
+  private readonly stateRoot = new StateRoot(this.snapshots.log)
   private readonly environment: ExecutionEnvironment
   private readonly builder: BlockBuilder
+  private readonly schedule: BlockSchedule
   private readonly serialize = createSerializer()
   private readonly codeHex = new WeakMap<Uint8Array, Hex>()
-  private nextTickAt: number
-  private sealAt: number
+  /** Addresses whose transactions `eth_sendTransaction` accepts without a key. */
+  private readonly impersonated = new Set<Address>()
 
   /** Use {@link createChain}. */
   constructor(options: ResolvedChainOptions) {
@@ -122,6 +126,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     // Subscriptions and pending sync sends each listen; there is no leak to warn about.
     this.setMaxListeners(0)
     this.options = options
+    this.mining = options.mining
     this.accounts = devAccounts(options.mnemonic, options.accounts)
     const chainId = BigInt(options.chainId)
     const state = new EVMStateAdapter()
@@ -137,17 +142,25 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.blocks.append(createGenesis(options, this.accounts, this.history, this.stateRoot))
 
     const start = options.genesisTimestamp * 1000
-    this.nextTickAt = start + options.preconfIntervalMs
-    this.sealAt = start + options.blockTimeMs
+    this.schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
     this.builder = new BlockBuilder(
-      { options, pool: this.pool, blocks: this.blocks, history: this.history, stateRoot: this.stateRoot, environment: this.environment },
-      blockTimestamp(this.sealAt, this.blocks.head.header.timestamp),
+      {
+        options,
+        pool: this.pool,
+        blocks: this.blocks,
+        history: this.history,
+        stateRoot: this.stateRoot,
+        environment: this.environment,
+        undoLog: this.snapshots.log,
+      },
+      this.schedule.timestampAfter(this.blocks.head.header.timestamp),
     )
     const timeline: Timeline = {
-      nextDueAt: () => Math.min(this.nextTickAt, this.sealAt),
+      nextDueAt: () => (this.mining === 'auto' ? Number.POSITIVE_INFINITY : this.schedule.nextDueAt()),
       fireNext: () => this.fireNext(),
     }
-    this.clock = createClock(options.clock, start, timeline, this.serialize)
+    this.controlledClock = createClock(options.clock, start, timeline, this.serialize)
+    this.clock = this.controlledClock
   }
 
   /** EIP-1193: `await chain.request({ method: 'eth_getBalance', params: [address, 'pending'] })`. */
@@ -236,15 +249,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     const bytes = typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw
     return this.serialize(async () => {
       const hash = hashTransaction(bytes)
-      if (this.pool.get(hash) !== undefined || this.builder.pending.transactionsByHash.has(hash)) {
-        throw new TransactionRejectedError(TransactionRejection.alreadyKnown)
-      }
-      const transaction = decodeTransaction(bytes, hash, this.environment.transactionCommon, this.environment.chainId)
-      checkIntrinsic(transaction, this.options.blockGasLimit)
-      checkAgainstState(transaction, { pool: this.pool, pending: this.builder.pending.state, blockGasLimit: this.options.blockGasLimit })
-      this.pool.insert(transaction)
-      this.emit('transaction', transaction)
-      return hash
+      this.rejectKnown(hash)
+      return this.admit(decodeTransaction(bytes, hash, this.environment.transactionCommon, this.environment.chainId))
     })
   }
 
@@ -258,7 +264,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const from = request.from
     if (from === undefined) throw new InvalidParamsError('invalid argument 0 (transaction): from is required')
     const account = this.accounts.find((candidate) => candidate.address.toLowerCase() === from)
-    if (account === undefined) throw new ResourceNotFoundError('unknown account')
+    if (account === undefined && !this.impersonated.has(from)) throw new ResourceNotFoundError('unknown account')
     const pending = this.builder.pending
     const gas = request.gas ?? (await this.estimateGas(request, { tag: 'pending' }))
     const cap = request.maxFeePerGas
@@ -275,7 +281,15 @@ export class Chain extends EventEmitter<ChainEvents> {
       maxPriorityFeePerGas: tip,
       accessList: request.accessList ?? [],
     }
-    return this.sendRawTransaction(signTransaction(fields, account.privateKey, this.environment.transactionCommon))
+    const common = this.environment.transactionCommon
+    if (account !== undefined) return this.sendRawTransaction(signTransaction(fields, account.privateKey, common))
+    const tx = impersonatedTransaction(fields, from, common)
+    const raw = tx.serialize()
+    return this.serialize(async () => {
+      const hash = hashTransaction(raw)
+      this.rejectKnown(hash)
+      return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from)))
+    })
   }
 
   /**
@@ -318,13 +332,116 @@ export class Chain extends EventEmitter<ChainEvents> {
    * restarts from this instant.
    */
   mine(): Promise<SealedBlock> {
+    return this.serialize(() => this.mineNow())
+  }
+
+  /**
+   * Seals `count` blocks now (`anvil_mine` / `hardhat_mine`): the first as {@link mine}, the
+   * others empty, each `intervalSeconds` after its parent (default 1, as Hardhat).
+   */
+  mineBlocks(count: number, intervalSeconds = 1n): Promise<SealedBlock | undefined> {
     return this.serialize(async () => {
-      await this.preconfirm()
-      const now = this.clock.now()
-      this.nextTickAt = now + this.options.preconfIntervalMs
-      this.sealAt = now + this.options.blockTimeMs
-      return this.seal()
+      let block: SealedBlock | undefined
+      for (let i = 0; i < count; i++) {
+        if (i > 0) this.restampPending(block!.header.timestamp + intervalSeconds)
+        block = await this.mineNow()
+      }
+      return block
     })
+  }
+
+  /** Snapshots the whole world (`evm_snapshot`): state, history, overlay, mempool, clock. */
+  snapshot(): Promise<number> {
+    return this.serialize(async () =>
+      this.snapshots.take(() => {
+        const now = this.clock.now()
+        const schedule = this.schedule.capture()
+        const mining = this.mining
+        const impersonated = [...this.impersonated]
+        return () => {
+          this.controlledClock.restore(now)
+          this.schedule.restore(schedule)
+          this.mining = mining
+          this.impersonated.clear()
+          for (const address of impersonated) this.impersonated.add(address)
+        }
+      }),
+    )
+  }
+
+  /**
+   * Returns the world to snapshot `id` (`evm_revert`), at the cost of what changed since. The
+   * snapshot and every later one are discarded, as in Hardhat and Anvil; false if `id` is not
+   * an open snapshot.
+   */
+  revert(id: number): Promise<boolean> {
+    return this.serialize(async () => this.snapshots.revert(id))
+  }
+
+  /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
+  setBalance(address: string, balance: bigint): Promise<void> {
+    return this.edit((target) => setBalance(target, parseAddress(address, '0 (address)'), balance))
+  }
+
+  /** Sets the nonce of `address`, at `latest` and `pending` at once. */
+  setNonce(address: string, nonce: bigint): Promise<void> {
+    return this.edit((target) => setNonce(target, parseAddress(address, '0 (address)'), nonce))
+  }
+
+  /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */
+  setCode(address: string, code: Hex | Uint8Array): Promise<void> {
+    const bytes = typeof code === 'string' ? parseData(code, '1 (code)') : code
+    return this.edit((target) => setCode(target, parseAddress(address, '0 (address)'), bytes))
+  }
+
+  /** Sets one storage word of `address`, at `latest` and `pending` at once. */
+  setStorageAt(address: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
+    const position = parseQuantityLike(slot, '1 (slot)')
+    const word = parseQuantityLike(value, '2 (value)')
+    return this.edit((target) => setStorage(target, parseAddress(address, '0 (address)'), position, word))
+  }
+
+  /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
+  impersonateAccount(address: string): void {
+    this.impersonated.add(parseAddress(address, '0 (address)'))
+  }
+
+  /** Ends {@link impersonateAccount} for `address`. */
+  stopImpersonatingAccount(address: string): void {
+    this.impersonated.delete(parseAddress(address, '0 (address)'))
+  }
+
+  /**
+   * Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); the pending block
+   * takes the new time at once if it has pre-confirmed nothing yet. Returns the total offset.
+   */
+  increaseTime(seconds: number): Promise<number> {
+    return this.serialize(async () => {
+      const total = this.schedule.increaseTime(seconds)
+      if (this.builder.pending.transactions.length === 0) this.restampPending(undefined)
+      return total
+    })
+  }
+
+  /**
+   * Gives the next block `timestamp` (`evm_setNextBlockTimestamp`): the pending block at once
+   * if it has pre-confirmed nothing yet, else the block after it. Later blocks follow on.
+   */
+  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    return this.serialize(async () => {
+      const pending = this.builder.pending
+      const floor = pending.transactions.length === 0 ? this.blocks.head.header.timestamp : pending.context.timestamp
+      if (timestamp <= floor) {
+        throw new InvalidParamsError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
+      }
+      if (pending.transactions.length === 0) this.restampPending(timestamp)
+      else this.schedule.setNextTimestamp(timestamp)
+    })
+  }
+
+  /** Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock again). */
+  setBlockTimestampInterval(seconds: bigint | undefined): Promise<void> {
+    return this.serialize(async () => this.schedule.setTimestampInterval(seconds))
   }
 
   /** Stops the realtime clock driver; the chain keeps answering reads. */
@@ -413,15 +530,47 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private async fireNext(): Promise<void> {
-    if (this.nextTickAt <= this.sealAt) {
-      this.nextTickAt += this.options.preconfIntervalMs
-      await this.preconfirm()
-      return
+    if (this.schedule.takeNext() === 'tick') await this.preconfirm()
+    else this.seal()
+  }
+
+  /** Rejects a transaction already in the mempool or pre-confirmed (geth checks this first). */
+  private rejectKnown(hash: Hash): void {
+    if (this.pool.get(hash) !== undefined || this.builder.pending.transactionsByHash.has(hash)) {
+      throw new TransactionRejectedError(TransactionRejection.alreadyKnown)
     }
-    const sealedAt = this.sealAt
-    this.nextTickAt = sealedAt + this.options.preconfIntervalMs
-    this.sealAt = sealedAt + this.options.blockTimeMs
-    this.seal()
+  }
+
+  /** Admission against pending state; then, per the mining mode, pre-confirms (and seals) at once. */
+  private async admit(transaction: PooledTransaction): Promise<Hash> {
+    const { blockGasLimit } = this.options
+    checkIntrinsic(transaction, blockGasLimit)
+    checkAgainstState(transaction, { pool: this.pool, pending: this.builder.pending.state, blockGasLimit })
+    this.pool.insert(transaction)
+    this.emit('transaction', transaction)
+    if (this.mining === 'instant') await this.preconfirm()
+    else if (this.mining === 'auto') await this.mineNow()
+    return transaction.hash
+  }
+
+  private async mineNow(): Promise<SealedBlock> {
+    await this.preconfirm()
+    this.schedule.restart(this.clock.now())
+    return this.seal()
+  }
+
+  /** Re-stamps the pending block (which has pre-confirmed nothing): with `timestamp`, or by the schedule. */
+  private restampPending(timestamp: bigint | undefined): void {
+    const pending = this.builder.pending
+    if (timestamp !== undefined) this.schedule.setNextTimestamp(timestamp)
+    pending.restamp(this.schedule.timestampAfter(this.blocks.head.header.timestamp))
+  }
+
+  /** Runs `edit` on the sealed head and the overlay together. */
+  private edit(edit: (target: EditTarget) => void): Promise<void> {
+    return this.serialize(async () =>
+      edit({ history: this.history, headNumber: Number(this.blocks.head.header.number), overlay: this.builder.pending.state, stateRoot: this.stateRoot }),
+    )
   }
 
   private async preconfirm(): Promise<Preconfirmation> {
@@ -431,7 +580,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private seal(): SealedBlock {
-    const block = this.builder.seal(blockTimestamp(this.sealAt, this.builder.pending.context.timestamp))
+    const block = this.builder.seal(this.schedule.timestampAfter(this.builder.pending.context.timestamp))
     this.emit('block', block)
     return block
   }

@@ -25,6 +25,12 @@ export interface Clock {
   stop(): void
 }
 
+/** The clock with the controls only the chain uses. */
+export interface ChainClock extends Clock {
+  /** Sets the time back to `ms` (reverting a snapshot). */
+  restore(ms: number): void
+}
+
 /** The wall clock: read by the realtime driver, and for a realtime genesis. */
 export function wallTimeMs(): number {
   return Date.now()
@@ -34,7 +40,7 @@ export function wallTimeMs(): number {
 export type Serializer = <T>(task: () => Promise<T>) => Promise<T>
 
 /** A clock starting at `startMs`, driving `timeline`; `serialize` orders each event among other work. */
-export function createClock(mode: ClockMode, startMs: number, timeline: Timeline, serialize: Serializer): Clock {
+export function createClock(mode: ClockMode, startMs: number, timeline: Timeline, serialize: Serializer): ChainClock {
   let now = startMs
   let driver: NodeJS.Timeout | undefined
 
@@ -54,10 +60,13 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
     if (target > now) now = target
   }
 
-  const clock: Clock = {
+  const clock: ChainClock = {
     mode,
     now: () => now,
     advance,
+    restore(ms) {
+      now = ms
+    },
     stop() {
       if (driver !== undefined) clearTimeout(driver)
       driver = undefined
@@ -65,6 +74,8 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
   }
 
   if (mode === 'realtime') {
+    // Wake at the next due event, or within a second when nothing is scheduled (automine).
+    const delay = (): number => Math.min(Math.max(1, timeline.nextDueAt() - now), 1000)
     let wallAtNow = wallTimeMs()
     const wake = async (): Promise<void> => {
       const wall = wallTimeMs()
@@ -72,9 +83,9 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
       wallAtNow = wall
       if (elapsed > 0) await advance(elapsed)
       if (driver === undefined) return
-      driver = setTimeout(wake, Math.max(1, timeline.nextDueAt() - now)).unref()
+      driver = setTimeout(wake, delay()).unref()
     }
-    driver = setTimeout(wake, Math.max(1, timeline.nextDueAt() - now)).unref()
+    driver = setTimeout(wake, delay()).unref()
   }
   return clock
 }

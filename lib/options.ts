@@ -27,6 +27,14 @@ export interface OptionDefinition<Input, Value> {
 /** `manual`: time moves only when advanced (tests). `realtime`: it follows the wall clock (the CLI). */
 export type ClockMode = 'manual' | 'realtime'
 
+/**
+ * `interval`: pre-confirmation ticks and seals follow the clock. `instant`: each accepted
+ * transaction is pre-confirmed before `sendRawTransaction` returns; seals still follow the clock.
+ * `auto`: each is pre-confirmed and sealed in its own block at once, and the clock seals nothing
+ * (Hardhat's automine).
+ */
+export type MiningMode = 'interval' | 'instant' | 'auto'
+
 function invalid(name: string, expected: string, value: unknown): TypeError {
   return new TypeError(`invalid option ${name}: expected ${expected}, got ${typeof value === 'string' ? `"${value}"` : String(value)}`)
 }
@@ -166,6 +174,13 @@ export const chainOptions = {
     defaultText: `${MANUAL_GENESIS_TIMESTAMP} (manual clock), the current time (realtime)`,
     parse: integer(0),
     default: ({ clock }) => (clock === 'manual' ? MANUAL_GENESIS_TIMESTAMP : Math.floor(wallTimeMs() / 1000)),
+  }),
+  mining: define<MiningMode, MiningMode>({
+    flag: 'mining',
+    description: 'interval: ticks and seals follow the clock; instant: each accepted tx is pre-confirmed at once; auto: each is pre-confirmed and sealed at once (Hardhat automine)',
+    defaultText: 'interval',
+    parse: oneOf<MiningMode>('interval', 'instant', 'auto'),
+    default: () => 'interval',
   }),
   safeLag: define<number, number>({
     flag: 'safe-lag',

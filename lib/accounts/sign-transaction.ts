@@ -1,6 +1,6 @@
 /** Signing for `eth_sendTransaction`: the devnet holds the dev accounts' keys. */
 import type { Common } from '@ethereumjs/common'
-import { createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
+import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import type { Address, Hex } from '../types.ts'
 
@@ -18,11 +18,11 @@ export interface TransactionToSign {
   readonly accessList: ReadonlyArray<{ readonly address: Address; readonly storageKeys: readonly Hex[] }>
 }
 
-/** The signed envelope of `fields`, signed by `privateKey` for `common`'s chain. */
-export function signTransaction(fields: TransactionToSign, privateKey: Hex, common: Common): Uint8Array {
-  const shared = { nonce: fields.nonce, to: fields.to, value: fields.value, data: fields.data, gasLimit: fields.gas }
-  const key = hexToBytes(privateKey)
-  if (fields.gasPrice !== undefined) return createLegacyTx({ ...shared, gasPrice: fields.gasPrice }, { common }).sign(key).serialize()
+type Signature = { v: bigint; r: bigint; s: bigint }
+
+function build(fields: TransactionToSign, common: Common, signature?: Signature): TypedTransaction {
+  const shared = { nonce: fields.nonce, to: fields.to, value: fields.value, data: fields.data, gasLimit: fields.gas, ...signature }
+  if (fields.gasPrice !== undefined) return createLegacyTx({ ...shared, gasPrice: fields.gasPrice }, { common })
   return createFeeMarket1559Tx(
     {
       ...shared,
@@ -33,6 +33,19 @@ export function signTransaction(fields: TransactionToSign, privateKey: Hex, comm
     },
     { common },
   )
-    .sign(key)
-    .serialize()
+}
+
+/** The signed envelope of `fields`, signed by `privateKey` for `common`'s chain. */
+export function signTransaction(fields: TransactionToSign, privateKey: Hex, common: Common): Uint8Array {
+  return build(fields, common).sign(hexToBytes(privateKey)).serialize()
+}
+
+/**
+ * A transaction "from" an impersonated account, which has no key: it carries a placeholder
+ * signature (r = the sender + 1, s = 1) that makes its hash unique to the sender, and the pool
+ * takes the sender as given instead of recovering it (as Hardhat and Anvil do).
+ */
+export function impersonatedTransaction(fields: TransactionToSign, sender: Address, common: Common): TypedTransaction {
+  const v = fields.gasPrice !== undefined ? common.chainId() * 2n + 35n : 0n
+  return build(fields, common, { v, r: BigInt(sender) + 1n, s: 1n })
 }

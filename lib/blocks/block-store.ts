@@ -1,4 +1,5 @@
 /** The sealed chain: blocks by number and hash, transactions by hash. */
+import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Hash } from '../types.ts'
 import type { IncludedTransaction, SealedBlock } from './block.ts'
 
@@ -13,6 +14,8 @@ export class BlockStore {
   private readonly blocks: SealedBlock[] = []
   private readonly blocksByHash = new Map<Hash, SealedBlock>()
   private readonly transactions = new Map<Hash, SealedTransaction>()
+
+  constructor(private readonly undoLog?: UndoLog) {}
 
   /** The newest sealed block. */
   get head(): SealedBlock {
@@ -39,5 +42,12 @@ export class BlockStore {
     this.blocks.push(block)
     this.blocksByHash.set(block.hash, block)
     for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => {
+        this.blocks.pop()
+        this.blocksByHash.delete(block.hash)
+        for (const included of block.transactions) this.transactions.delete(included.transaction.hash)
+      })
+    }
   }
 }

@@ -3,6 +3,8 @@
  * chain and formats the result. Parsers name the argument they reject (-32602).
  */
 import type { Chain, ExecutedLocation } from '../chain.ts'
+import { method, optional, parseBoolean, required, type MethodDefinition } from './method-definition.ts'
+import { testMethods } from './test-methods.ts'
 import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
 import { getLogs } from './get-logs.ts'
 import { parseLogQuery } from './log-filter.ts'
@@ -12,45 +14,6 @@ import { feeHistory } from './fee-history.ts'
 import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction, PENDING_BLOCK_HASH } from './format.ts'
 import { invalidArgument, parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike, type BlockSelector } from './params.ts'
-
-/** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
-interface Parameter<T> {
-  readonly name: string
-  readonly parse: (value: unknown, name: string) => T
-  readonly fallback?: () => T
-}
-
-type Parsed<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never }
-
-/** One RPC method. */
-export interface MethodDefinition {
-  readonly parameters: readonly Parameter<unknown>[]
-  readonly handler: (chain: Chain, args: unknown[]) => unknown
-}
-
-function method<const P extends readonly Parameter<unknown>[]>(
-  parameters: P,
-  handler: (chain: Chain, ...args: Parsed<P>) => unknown,
-): MethodDefinition {
-  return { parameters, handler: (chain, args) => handler(chain, ...(args as Parsed<P>)) }
-}
-
-function required<T>(name: string, parse: (value: unknown, name: string) => T): Parameter<T> {
-  return { name, parse }
-}
-
-function optional<T>(name: string, parse: (value: unknown, name: string) => T, fallback: () => T): Parameter<T> {
-  return { name, parse, fallback }
-}
-
-function parseBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${JSON.stringify(value)}`)
-  return value
-}
-
-function parseMilliseconds(value: unknown, name: string): number {
-  return parseSmallQuantity(value, name)
-}
 
 function parsePercentiles(value: unknown, name: string): number[] {
   if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of percentiles')
@@ -80,8 +43,8 @@ export const CLIENT_VERSION = 'preconf-devnet/v0.1.0'
 /** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
 export const MAX_SYNC_TIMEOUT_MS = 6000
 
-/** Every method the devnet answers, by name. */
-export const methods: Readonly<Record<string, MethodDefinition>> = {
+/** The node's methods: what geth (and Base's flashblocks nodes) answer. */
+const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   web3_clientVersion: method([], () => CLIENT_VERSION),
   net_version: method([], (chain) => String(chain.options.chainId)),
   eth_chainId: method([], (chain) => toQuantity(chain.options.chainId)),
@@ -169,23 +132,10 @@ export const methods: Readonly<Record<string, MethodDefinition>> = {
   service_transactionStatus: method([hash('0')], (chain, transactionHash) => transactionStatus(chain, transactionHash)),
   base_transactionStatus: method([hash('0')], (chain, transactionHash) => transactionStatus(chain, transactionHash)),
 
-  preconf_advanceClock: method([required('0 (milliseconds)', parseMilliseconds)], async (chain, ms) => {
-    await chain.clock.advance(ms)
-    return chain.clock.now()
-  }),
-  preconf_tick: method([], async (chain) => {
-    const preconfirmation = await chain.tick()
-    return {
-      blockNumber: toQuantity(preconfirmation.blockNumber),
-      index: preconfirmation.index,
-      transactions: preconfirmation.transactions.map(({ transaction }) => transaction.hash),
-    }
-  }),
-  evm_mine: method([], async (chain) => {
-    await chain.mine()
-    return '0x0'
-  }),
 }
+
+/** Every method the devnet answers, by name. */
+export const methods: Readonly<Record<string, MethodDefinition>> = { ...nodeMethods, ...testMethods }
 
 /** The receipt of a pre-confirmed (block hash: 32 zero bytes) or sealed transaction. */
 function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {

@@ -3,6 +3,7 @@
  * so a read at the head is one map lookup and a read at block N one binary search, whatever
  * the number of blocks; sealing a block costs only the keys it touched.
  */
+import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
 import type { StateChanges, StateView } from './state-view.ts'
@@ -36,14 +37,25 @@ class Versions<T> {
     return this.values[low]
   }
 
-  /** Records `value` as of `block` (overwriting a value already written in that block). */
-  write(block: number, value: T): void {
+  /**
+   * Records `value` as of `block` (overwriting a value already written in that block); with
+   * `undoable`, returns how to take the write back.
+   */
+  write(block: number, value: T, undoable: boolean): (() => void) | undefined {
     const last = this.blocks.length - 1
-    if (this.blocks[last] === block) this.values[last] = value
-    else {
-      this.blocks.push(block)
-      this.values.push(value)
+    if (this.blocks[last] === block) {
+      const previous = this.values[last]
+      this.values[last] = value
+      return undoable ? () => (this.values[last] = previous) : undefined
     }
+    this.blocks.push(block)
+    this.values.push(value)
+    return undoable
+      ? () => {
+          this.blocks.pop()
+          this.values.pop()
+        }
+      : undefined
   }
 }
 
@@ -54,7 +66,7 @@ export class StateHistory {
   /** The view at the newest sealed block. */
   readonly latest: StateView
 
-  constructor() {
+  constructor(private readonly undoLog?: UndoLog) {
     const history = this
     this.latest = {
       getAccount: (address) => history.accounts.get(address)?.latest,
@@ -83,8 +95,14 @@ export class StateHistory {
   /** Writes one account as of `blockNumber` (undefined: deleted). */
   putAccount(blockNumber: number, address: Address, account: AccountState | undefined): void {
     const versions = this.accounts.get(address)
-    if (versions === undefined) this.accounts.set(address, new Versions(blockNumber, account))
-    else versions.write(blockNumber, account)
+    const recording = this.undoLog?.recording === true
+    if (versions === undefined) {
+      this.accounts.set(address, new Versions(blockNumber, account))
+      if (recording) this.undoLog!.record(() => this.accounts.delete(address))
+    } else {
+      const undo = versions.write(blockNumber, account, recording)
+      if (undo !== undefined) this.undoLog!.record(undo)
+    }
   }
 
   /** Writes one storage word as of `blockNumber`. */
@@ -95,7 +113,13 @@ export class StateHistory {
       this.storage.set(address, slots)
     }
     const versions = slots.get(slot)
-    if (versions === undefined) slots.set(slot, new Versions(blockNumber, value))
-    else versions.write(blockNumber, value)
+    const recording = this.undoLog?.recording === true
+    if (versions === undefined) {
+      slots.set(slot, new Versions(blockNumber, value))
+      if (recording) this.undoLog!.record(() => slots.delete(slot))
+    } else {
+      const undo = versions.write(blockNumber, value, recording)
+      if (undo !== undefined) this.undoLog!.record(undo)
+    }
   }
 }

@@ -3,6 +3,7 @@
  * tick's block under construction, one transaction, or a call's throwaway journal. Nested
  * checkpoints (the EVM's call frames) undo only what they wrote.
  */
+import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
 import type { StateChanges, StateView } from './state-view.ts'
@@ -20,10 +21,19 @@ export class StateLayer implements StateView, StateChanges {
   readonly accounts = new Map<Address, AccountState | null>()
   /** Storage words written here, per address. */
   readonly storage = new Map<Address, Map<bigint, bigint>>()
-  private readonly undoLog: UndoEntry[] = []
+  /** Undo entries of the open checkpoints (the EVM's call frames). */
+  private readonly checkpointLog: UndoEntry[] = []
   private readonly checkpoints: number[] = []
 
-  constructor(readonly parent: StateView) {}
+  /**
+   * @param parent the view this layer writes over
+   * @param undoLog set for layers that outlive a call (the pre-confirmed overlay): their writes
+   *   are undone when a snapshot is reverted
+   */
+  constructor(
+    readonly parent: StateView,
+    private readonly undoLog?: UndoLog,
+  ) {}
 
   getAccount(address: Address): AccountState | undefined {
     const own = this.accounts.get(address)
@@ -59,9 +69,11 @@ export class StateLayer implements StateView, StateChanges {
       slots = new Map()
       this.storage.set(address, slots)
     }
-    if (this.checkpoints.length > 0) {
-      const previous = slots.get(slot)
-      this.undoLog.push({ address, slot, previous: previous === undefined ? ABSENT : previous })
+    const previous = slots.get(slot)
+    if (this.checkpoints.length > 0) this.checkpointLog.push({ address, slot, previous: previous === undefined ? ABSENT : previous })
+    if (this.undoLog?.recording) {
+      const written = slots
+      this.undoLog.record(() => (previous === undefined ? written.delete(slot) : written.set(slot, previous)))
     }
     slots.set(slot, value)
   }
@@ -75,21 +87,21 @@ export class StateLayer implements StateView, StateChanges {
 
   /** Opens a checkpoint: writes from here on can be undone by {@link revert}. */
   checkpoint(): void {
-    this.checkpoints.push(this.undoLog.length)
+    this.checkpoints.push(this.checkpointLog.length)
   }
 
   /** Keeps the writes since the last checkpoint (an enclosing checkpoint may still undo them). */
   commit(): void {
     this.checkpoints.pop()
-    if (this.checkpoints.length === 0) this.undoLog.length = 0
+    if (this.checkpoints.length === 0) this.checkpointLog.length = 0
   }
 
   /** Undoes every write since the last checkpoint. */
   revert(): void {
     const mark = this.checkpoints.pop()
     if (mark === undefined) throw new Error('StateLayer.revert without a checkpoint')
-    for (let i = this.undoLog.length - 1; i >= mark; i--) {
-      const entry = this.undoLog[i]
+    for (let i = this.checkpointLog.length - 1; i >= mark; i--) {
+      const entry = this.checkpointLog[i]
       if (entry.slot === undefined) {
         if (entry.previous === ABSENT) this.accounts.delete(entry.address)
         else this.accounts.set(entry.address, entry.previous)
@@ -99,7 +111,7 @@ export class StateLayer implements StateView, StateChanges {
         else slots.set(entry.slot, entry.previous)
       }
     }
-    this.undoLog.length = mark
+    this.checkpointLog.length = mark
   }
 
   /** Copies this layer's writes into `target` (a transaction into its block, a tick into the overlay). */
@@ -111,9 +123,10 @@ export class StateLayer implements StateView, StateChanges {
   }
 
   private setAccountEntry(address: Address, account: AccountState | null): void {
-    if (this.checkpoints.length > 0) {
-      const previous = this.accounts.get(address)
-      this.undoLog.push({ address, slot: undefined, previous: previous === undefined ? ABSENT : previous })
+    const previous = this.accounts.get(address)
+    if (this.checkpoints.length > 0) this.checkpointLog.push({ address, slot: undefined, previous: previous === undefined ? ABSENT : previous })
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => (previous === undefined ? this.accounts.delete(address) : this.accounts.set(address, previous)))
     }
     this.accounts.set(address, account)
   }

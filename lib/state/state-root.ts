@@ -6,6 +6,7 @@
 import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { keyToNibbles, rlpBytes, rlpList, trieDelete, trieInsert, trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
+import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { StateChanges, StateView } from './state-view.ts'
 
@@ -20,15 +21,19 @@ export class StateRoot {
 
   /** Notes every key written in `changes`. */
   markChanges(changes: StateChanges): void {
-    for (const address of changes.accounts.keys()) this.dirtyAccounts.add(address)
+    for (const address of changes.accounts.keys()) this.markAccount(address)
     for (const [address, slots] of changes.storage) {
       for (const slot of slots.keys()) this.markSlot(address, slot)
     }
   }
 
+  constructor(private readonly undoLog?: UndoLog) {}
+
   /** Notes a write to an account's fields or code. */
   markAccount(address: Address): void {
+    if (this.dirtyAccounts.has(address)) return
     this.dirtyAccounts.add(address)
+    if (this.undoLog?.recording) this.undoLog.record(() => this.dirtyAccounts.delete(address))
   }
 
   /** Notes a write to one storage word. */
@@ -38,12 +43,17 @@ export class StateRoot {
       slots = new Set()
       this.dirtySlots.set(address, slots)
     }
-    slots.add(slot)
-    this.dirtyAccounts.add(address)
+    if (!slots.has(slot)) {
+      slots.add(slot)
+      const marked = slots
+      if (this.undoLog?.recording) this.undoLog.record(() => marked.delete(slot))
+    }
+    this.markAccount(address)
   }
 
   /** Folds every dirty key, read from `state`, into the tries and returns the state root. */
   compute(state: StateView): Uint8Array {
+    if (this.undoLog?.recording) this.recordRestorePoint()
     for (const [address, slots] of this.dirtySlots) {
       let trie = this.storageTries.get(address)
       for (const slot of slots) {
@@ -72,6 +82,23 @@ export class StateRoot {
     this.dirtyAccounts.clear()
     this.dirtySlots.clear()
     return trieRoot(this.accountTrie)
+  }
+
+  /** Records how to return to the tries and dirty marks as they are now (nodes are immutable). */
+  private recordRestorePoint(): void {
+    const accountTrie = this.accountTrie
+    const storageTries = new Map([...this.dirtyAccounts].map((address) => [address, this.storageTries.get(address)]))
+    const dirtyAccounts = [...this.dirtyAccounts]
+    const dirtySlots = [...this.dirtySlots].map(([address, slots]) => [address, [...slots]] as const)
+    this.undoLog!.record(() => {
+      this.accountTrie = accountTrie
+      for (const [address, trie] of storageTries) {
+        if (trie === undefined) this.storageTries.delete(address)
+        else this.storageTries.set(address, trie)
+      }
+      for (const address of dirtyAccounts) this.dirtyAccounts.add(address)
+      for (const [address, slots] of dirtySlots) this.dirtySlots.set(address, new Set(slots))
+    })
   }
 
   private accountPath(address: Address): Uint8Array {

@@ -135,12 +135,17 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
     reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
   }
 
+  return toPooledTransaction(raw, hash, tx, senderAddress)
+}
+
+/** The pool's view of a decoded transaction whose sender is known. */
+export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransaction, senderAddress: EVMAddress): PooledTransaction {
   const fees = 'maxFeePerGas' in tx ? { cap: tx.maxFeePerGas, tip: tx.maxPriorityFeePerGas } : { cap: tx.gasPrice, tip: tx.gasPrice }
   return {
     hash,
     raw,
     tx,
-    type,
+    type: tx.type,
     sender: senderAddress.toString() as Address,
     senderAddress,
     nonce: tx.nonce,

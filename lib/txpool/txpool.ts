@@ -2,6 +2,7 @@
  * The mempool: transactions waiting to be pre-confirmed, by hash and by sender and nonce.
  * A sender's transactions above a nonce gap stay here (queued) until the gap fills.
  */
+import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address, Hash } from '../types.ts'
 import type { PooledTransaction } from './pooled-transaction.ts'
 
@@ -29,6 +30,8 @@ export class TxPool {
   /** Runs by sender, kept up to date as transactions come and go (admission reads one per transaction). */
   private readonly runs = new Map<Address, { start: bigint; end: bigint; cost: bigint }>()
   private arrivals = 0
+
+  constructor(private readonly undoLog?: UndoLog) {}
 
   /** Number of transactions in the pool. */
   get size(): number {
@@ -76,15 +79,25 @@ export class TxPool {
     const entry = { transaction, arrival: this.arrivals++ }
     nonces.set(transaction.nonce, entry)
     this.byHash.set(transaction.hash, entry)
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => {
+        this.arrivals--
+        this.detach(entry)
+        if (replaced !== undefined) this.attach(replaced)
+      })
+    }
     return replaced?.transaction
   }
 
   /** Removes a transaction (pre-confirmed, or dropped as unpayable). */
   remove(transaction: PooledTransaction): void {
-    if (!this.byHash.delete(transaction.hash)) return
+    const entry = this.byHash.get(transaction.hash)
+    if (entry === undefined) return
+    this.byHash.delete(transaction.hash)
     const nonces = this.bySender.get(transaction.sender)!
     nonces.delete(transaction.nonce)
     if (nonces.size === 0) this.bySender.delete(transaction.sender)
+    if (this.undoLog?.recording) this.undoLog.record(() => this.attach(entry))
     const run = this.runs.get(transaction.sender)
     if (run === undefined || transaction.nonce < run.start || transaction.nonce >= run.end) return
     if (transaction.nonce === run.start) {
@@ -93,6 +106,29 @@ export class TxPool {
     } else {
       this.runs.delete(transaction.sender)
     }
+  }
+
+  /** Puts an entry back (undo of a removal). */
+  private attach(entry: PoolEntry): void {
+    const { transaction } = entry
+    let nonces = this.bySender.get(transaction.sender)
+    if (nonces === undefined) {
+      nonces = new Map()
+      this.bySender.set(transaction.sender, nonces)
+    }
+    nonces.set(transaction.nonce, entry)
+    this.byHash.set(transaction.hash, entry)
+    this.runs.delete(transaction.sender)
+  }
+
+  /** Takes an entry out (undo of an insertion). */
+  private detach(entry: PoolEntry): void {
+    const { transaction } = entry
+    this.byHash.delete(transaction.hash)
+    const nonces = this.bySender.get(transaction.sender)!
+    nonces.delete(transaction.nonce)
+    if (nonces.size === 0) this.bySender.delete(transaction.sender)
+    this.runs.delete(transaction.sender)
   }
 
   /** The sender's executable run from `stateNonce` (geth's pending list). */

@@ -1,0 +1,103 @@
+/**
+ * The test controls over RPC: the pre-confirmation clock (`preconf_*`), Hardhat's and Anvil's
+ * `evm_*` methods, and the state edits and mining controls under both `anvil_` and `hardhat_`
+ * names (viem's test client sends either). Hardhat's names answer `true`, Anvil's `null`, as
+ * each does.
+ */
+import type { Chain } from '../chain.ts'
+import { parseAddress, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
+import { method, optional, parseBoolean, required, type MethodDefinition } from './method-definition.ts'
+import { parseQuantityLike } from './params.ts'
+
+const address = required('0 (address)', parseAddress)
+
+/** The same control under `anvil_` (answering null) and `hardhat_` (answering true). */
+function both(name: string, definition: (answer: null | true) => MethodDefinition): Record<string, MethodDefinition> {
+  return { [`anvil_${name}`]: definition(null), [`hardhat_${name}`]: definition(true) }
+}
+
+/** Every test control, by RPC name. */
+export const testMethods: Readonly<Record<string, MethodDefinition>> = {
+  preconf_advanceClock: method([required('0 (milliseconds)', parseSmallQuantity)], async (chain, ms) => {
+    await chain.clock.advance(ms)
+    return chain.clock.now()
+  }),
+  preconf_tick: method([], async (chain) => {
+    const preconfirmation = await chain.tick()
+    return {
+      blockNumber: toQuantity(preconfirmation.blockNumber),
+      index: preconfirmation.index,
+      transactions: preconfirmation.transactions.map(({ transaction }) => transaction.hash),
+    }
+  }),
+  evm_mine: method([optional('0 (timestamp)', parseQuantityLike, () => undefined)], async (chain, timestamp) => {
+    if (timestamp !== undefined) await chain.setNextBlockTimestamp(timestamp)
+    await chain.mine()
+    return '0x0'
+  }),
+  evm_snapshot: method([], async (chain) => toQuantity(await chain.snapshot())),
+  evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], (chain, id) => chain.revert(id)),
+  evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], (chain, seconds) => chain.increaseTime(seconds)),
+  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async (chain, timestamp) => {
+    await chain.setNextBlockTimestamp(timestamp)
+    return null
+  }),
+  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], (chain, enabled) => {
+    chain.mining = enabled ? 'auto' : 'interval'
+    return null
+  }),
+  ...both('getAutomine', () => method([], (chain) => chain.mining === 'auto')),
+  ...both('mine', (answer) =>
+    method(
+      [optional('0 (blocks)', parseSmallQuantity, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
+      async (chain, blocks, interval) => {
+        await chain.mineBlocks(blocks, interval)
+        return answer
+      },
+    ),
+  ),
+  ...both('setBalance', (answer) =>
+    method([address, required('1 (balance)', parseQuantityLike)], async (chain, account, balance) => {
+      await chain.setBalance(account, balance)
+      return answer
+    }),
+  ),
+  ...both('setNonce', (answer) =>
+    method([address, required('1 (nonce)', parseQuantityLike)], async (chain, account, nonce) => {
+      await chain.setNonce(account, nonce)
+      return answer
+    }),
+  ),
+  ...both('setCode', (answer) =>
+    method([address, required('1 (code)', parseData)], async (chain, account, code) => {
+      await chain.setCode(account, code)
+      return answer
+    }),
+  ),
+  ...both('setStorageAt', (answer) =>
+    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async (chain, account, slot, value) => {
+      await chain.setStorageAt(account, slot, value)
+      return answer
+    }),
+  ),
+  ...both('impersonateAccount', (answer) =>
+    method([address], (chain: Chain, account) => {
+      chain.impersonateAccount(account)
+      return answer
+    }),
+  ),
+  ...both('stopImpersonatingAccount', (answer) =>
+    method([address], (chain: Chain, account) => {
+      chain.stopImpersonatingAccount(account)
+      return answer
+    }),
+  ),
+  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async (chain, seconds) => {
+    await chain.setBlockTimestampInterval(seconds)
+    return null
+  }),
+  anvil_removeBlockTimestampInterval: method([], async (chain) => {
+    await chain.setBlockTimestampInterval(undefined)
+    return true
+  }),
+}

@@ -11,7 +11,8 @@ const addressPattern = /^0x[0-9a-fA-F]{40}$/
 const hashPattern = /^0x[0-9a-fA-F]{64}$/
 const quantityPattern = /^0x[0-9a-fA-F]{1,64}$/
 
-function describe(value: unknown): string {
+/** A short, safe rendering of any value for an error message (never throws). */
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`
   if (typeof value === 'bigint') return `${value}n`
   try {
@@ -35,7 +36,7 @@ export function isHex(value: unknown): value is Hex {
 /** A 20-byte address, lowercased (the engine's address key). */
 export function parseAddress(value: unknown, name: string): Address {
   if (typeof value !== 'string' || !addressPattern.test(value)) {
-    throw invalidArgument(name, `expected a 20-byte hex address, got ${describe(value)}`)
+    throw invalidArgument(name, `expected a 20-byte hex address, got ${describeValue(value)}`)
   }
   return value.toLowerCase() as Address
 }
@@ -43,7 +44,7 @@ export function parseAddress(value: unknown, name: string): Address {
 /** A 32-byte hash, lowercased. */
 export function parseHash(value: unknown, name: string): Hash {
   if (typeof value !== 'string' || !hashPattern.test(value)) {
-    throw invalidArgument(name, `expected a 32-byte hex hash, got ${describe(value)}`)
+    throw invalidArgument(name, `expected a 32-byte hex hash, got ${describeValue(value)}`)
   }
   return value.toLowerCase() as Hash
 }
@@ -51,7 +52,7 @@ export function parseHash(value: unknown, name: string): Hash {
 /** A QUANTITY: 0x-prefixed hex of at most 256 bits. */
 export function parseQuantity(value: unknown, name: string): bigint {
   if (typeof value !== 'string' || !quantityPattern.test(value)) {
-    throw invalidArgument(name, `expected a hex quantity of at most 256 bits, got ${describe(value)}`)
+    throw invalidArgument(name, `expected a hex quantity of at most 256 bits, got ${describeValue(value)}`)
   }
   return BigInt(value)
 }
@@ -59,14 +60,14 @@ export function parseQuantity(value: unknown, name: string): bigint {
 /** A QUANTITY that must fit a safe JavaScript integer (counts, indexes, milliseconds). */
 export function parseSmallQuantity(value: unknown, name: string): number {
   const quantity = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : parseQuantity(value, name)
-  if (quantity > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument(name, `${describe(value)} is too large`)
+  if (quantity > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidArgument(name, `${describeValue(value)} is too large`)
   return Number(quantity)
 }
 
 /** DATA: 0x-prefixed hex with an even number of digits. */
 export function parseData(value: unknown, name: string): Uint8Array {
   if (typeof value !== 'string' || !hexPattern.test(value) || value.length % 2 !== 0) {
-    throw invalidArgument(name, `expected even-length 0x-prefixed hex data, got ${describe(value)}`)
+    throw invalidArgument(name, `expected even-length 0x-prefixed hex data, got ${describeValue(value)}`)
   }
   return hexToBytes(value as Hex)
 }

@@ -3,7 +3,7 @@
  * if optional, a default) and a handler that receives them parsed.
  */
 import type { Chain } from '../chain.ts'
-import { invalidArgument } from './hex.ts'
+import { describeValue, invalidArgument } from './hex.ts'
 
 /** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
 export interface Parameter<T> {
@@ -40,6 +40,6 @@ export function optional<T>(name: string, parse: (value: unknown, name: string) 
 
 /** A JSON boolean. */
 export function parseBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${JSON.stringify(value)}`)
+  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${describeValue(value)}`)
   return value
 }

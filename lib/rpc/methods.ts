@@ -12,7 +12,7 @@ import { callResultOrThrow } from '../execution/run-call.ts'
 import type { BlockTag } from '../types.ts'
 import { feeHistory } from './fee-history.ts'
 import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction, PENDING_BLOCK_HASH } from './format.ts'
-import { invalidArgument, parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
+import { describeValue, invalidArgument, parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike, type BlockSelector } from './params.ts'
 
 function parsePercentiles(value: unknown, name: string): number[] {
@@ -20,7 +20,7 @@ function parsePercentiles(value: unknown, name: string): number[] {
   let previous = -1
   return value.map((entry, i) => {
     if (typeof entry !== 'number' || !Number.isFinite(entry) || entry < 0 || entry > 100 || entry < previous) {
-      throw invalidArgument(name, `invalid reward percentile at index ${i}: ${JSON.stringify(entry)} (need ascending values in 0..100)`)
+      throw invalidArgument(name, `invalid reward percentile at index ${i}: ${describeValue(entry)} (need ascending values in 0..100)`)
     }
     previous = entry
     return entry

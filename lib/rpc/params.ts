@@ -27,7 +27,7 @@ export function parseBlockTag(value: unknown, name: string): BlockSelector {
       throw invalidArgument(name, 'a block object takes blockHash or blockNumber, not both')
     }
     if (object.blockHash !== undefined) return { hash: parseHash(object.blockHash, name) }
-    if (object.blockNumber !== undefined) return parseBlockTag(object.blockNumber, name)
+    if (object.blockNumber !== undefined) return { number: parseQuantityLike(object.blockNumber, `${name}.blockNumber`) }
     throw invalidArgument(name, 'a block object needs blockHash or blockNumber')
   }
   if (typeof value === 'string' && !value.startsWith('0x')) {

@@ -15,6 +15,7 @@ export interface ScheduleState {
   readonly sealAt: number
   readonly offsetMs: number
   readonly nextTimestamp: bigint | undefined
+  readonly openOverride: bigint | undefined
   readonly timestampInterval: bigint | undefined
 }
 
@@ -26,6 +27,8 @@ export class BlockSchedule {
   private offsetMs = 0
   /** A one-off timestamp for the next block to open. */
   private nextTimestamp: bigint | undefined
+  /** The override the open block took: when it seals, later blocks follow on from it. */
+  private openOverride: bigint | undefined
   /** Seconds between block timestamps, regardless of the clock (`anvil_setBlockTimestampInterval`). */
   private timestampInterval: bigint | undefined
 
@@ -53,8 +56,16 @@ export class BlockSchedule {
     return 'seal'
   }
 
-  /** A block sealed at `nowMs`: the next one opens now, its ticks and seal counted from here. */
+  /**
+   * A block sealed at `nowMs`: the next one opens now, its ticks and seal counted from here. If
+   * the sealed block carried an override timestamp, block times continue from it (Hardhat's and
+   * Anvil's offset: timestamp − now).
+   */
   restart(nowMs: number): void {
+    if (this.openOverride !== undefined) {
+      this.offsetMs = Number(this.openOverride) * 1000 - nowMs
+      this.openOverride = undefined
+    }
     this.nextTickAt = nowMs + this.preconfIntervalMs
     this.sealAt = nowMs + this.blockTimeMs
   }
@@ -65,15 +76,17 @@ export class BlockSchedule {
    * the offset; never at or before its parent's.
    */
   timestampAfter(parentTimestamp: bigint): bigint {
+    let timestamp: bigint
     if (this.nextTimestamp !== undefined) {
-      const timestamp = this.nextTimestamp
+      timestamp = this.nextTimestamp
       this.nextTimestamp = undefined
-      this.offsetMs = Number(timestamp) * 1000 - this.sealAt
-      return timestamp
+      this.openOverride = timestamp
+    } else if (this.timestampInterval !== undefined) {
+      timestamp = parentTimestamp + this.timestampInterval
+    } else {
+      timestamp = BigInt(Math.floor((this.sealAt + this.offsetMs) / 1000))
     }
-    if (this.timestampInterval !== undefined) return parentTimestamp + this.timestampInterval
-    const seconds = BigInt(Math.floor((this.sealAt + this.offsetMs) / 1000))
-    return seconds > parentTimestamp ? seconds : parentTimestamp + 1n
+    return timestamp > parentTimestamp ? timestamp : parentTimestamp + 1n
   }
 
   /** Moves block times `seconds` ahead of the clock (cumulative); returns the total offset in seconds. */
@@ -87,20 +100,26 @@ export class BlockSchedule {
     this.nextTimestamp = timestamp
   }
 
-  /** Blocks step by `seconds` from their parent (undefined: back to the clock). */
-  setTimestampInterval(seconds: bigint | undefined): void {
+  /** Blocks step by `seconds` from their parent (undefined: back to the clock); returns whether one was set before. */
+  setTimestampInterval(seconds: bigint | undefined): boolean {
+    const hadInterval = this.timestampInterval !== undefined
     this.timestampInterval = seconds
+    return hadInterval
   }
 
   /** The schedule's state, to restore with {@link restore}. */
   capture(): ScheduleState {
-    const { nextTickAt, sealAt, offsetMs, nextTimestamp, timestampInterval } = this
-    return { nextTickAt, sealAt, offsetMs, nextTimestamp, timestampInterval }
+    const { nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval } = this
+    return { nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
   }
 
   /** Returns to a captured state. */
   restore(state: ScheduleState): void {
-    ;({ nextTickAt: this.nextTickAt, sealAt: this.sealAt, offsetMs: this.offsetMs, nextTimestamp: this.nextTimestamp, timestampInterval: this.timestampInterval } =
-      state)
+    this.nextTickAt = state.nextTickAt
+    this.sealAt = state.sealAt
+    this.offsetMs = state.offsetMs
+    this.nextTimestamp = state.nextTimestamp
+    this.openOverride = state.openOverride
+    this.timestampInterval = state.timestampInterval
   }
 }

@@ -15,6 +15,7 @@ import { createClock, type ChainClock, type Clock, type Timeline } from './clock
 import { Snapshots } from './snapshots/snapshots.ts'
 import {
   HeaderNotFoundError,
+  InvalidInputError,
   InvalidParamsError,
   ResourceNotFoundError,
   TransactionRejectedError,
@@ -104,8 +105,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The same clock, with the control a snapshot revert needs. */
   private readonly controlledClock: ChainClock
 
-  /** How transactions become blocks; `evm_setAutomine` switches between `auto` and `interval`. */
-  mining: MiningMode
+  private miningMode: MiningMode
 
   private readonly snapshots = new Snapshots()
   private readonly pool = new TxPool(this.snapshots.log)
@@ -126,7 +126,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     // Subscriptions and pending sync sends each listen; there is no leak to warn about.
     this.setMaxListeners(0)
     this.options = options
-    this.mining = options.mining
+    this.miningMode = options.mining
     this.accounts = devAccounts(options.mnemonic, options.accounts)
     const chainId = BigInt(options.chainId)
     const state = new EVMStateAdapter()
@@ -156,7 +156,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.schedule.timestampAfter(this.blocks.head.header.timestamp),
     )
     const timeline: Timeline = {
-      nextDueAt: () => (this.mining === 'auto' ? Number.POSITIVE_INFINITY : this.schedule.nextDueAt()),
+      nextDueAt: () => (this.miningMode === 'auto' ? Number.POSITIVE_INFINITY : this.schedule.nextDueAt()),
       fireNext: () => this.fireNext(),
     }
     this.controlledClock = createClock(options.clock, start, timeline, this.serialize)
@@ -282,13 +282,21 @@ export class Chain extends EventEmitter<ChainEvents> {
       accessList: request.accessList ?? [],
     }
     const common = this.environment.transactionCommon
-    if (account !== undefined) return this.sendRawTransaction(signTransaction(fields, account.privateKey, common))
-    const tx = impersonatedTransaction(fields, from, common)
+    // ethereumjs refuses out-of-range fields (nonce ≥ 2^64 - 1, gas × fee cap ≥ 2^256, …): bad params, not bugs.
+    const build = <T>(make: () => T): T => {
+      try {
+        return make()
+      } catch (error) {
+        throw new InvalidParamsError(`invalid argument 0 (transaction): ${(error as Error).message.replace(/ \(tx type=.*$/, '')}`)
+      }
+    }
+    if (account !== undefined) return this.sendRawTransaction(build(() => signTransaction(fields, account.privateKey, common)))
+    const tx = build(() => impersonatedTransaction(fields, from, common))
     const raw = tx.serialize()
     return this.serialize(async () => {
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
-      return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from)))
+      return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from), true))
     })
   }
 
@@ -356,12 +364,12 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.snapshots.take(() => {
         const now = this.clock.now()
         const schedule = this.schedule.capture()
-        const mining = this.mining
+        const mining = this.miningMode
         const impersonated = [...this.impersonated]
         return () => {
           this.controlledClock.restore(now)
           this.schedule.restore(schedule)
-          this.mining = mining
+          this.miningMode = mining
           this.impersonated.clear()
           for (const address of impersonated) this.impersonated.add(address)
         }
@@ -376,6 +384,22 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   revert(id: number): Promise<boolean> {
     return this.serialize(async () => this.snapshots.revert(id))
+  }
+
+  /** How accepted transactions become blocks (see {@link MiningMode}). */
+  get mining(): MiningMode {
+    return this.miningMode
+  }
+
+  /**
+   * Switches the mining mode (`evm_setAutomine`). Leaving `auto`, the clock's schedule restarts
+   * from now rather than firing every tick and seal it skipped.
+   */
+  setMining(mode: MiningMode): Promise<void> {
+    return this.serialize(async () => {
+      if (this.miningMode === 'auto' && mode !== 'auto') this.schedule.restart(this.clock.now())
+      this.miningMode = mode
+    })
   }
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
@@ -432,16 +456,24 @@ export class Chain extends EventEmitter<ChainEvents> {
       const pending = this.builder.pending
       const floor = pending.transactions.length === 0 ? this.blocks.head.header.timestamp : pending.context.timestamp
       if (timestamp <= floor) {
-        throw new InvalidParamsError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
+        throw new InvalidInputError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
       }
       if (pending.transactions.length === 0) this.restampPending(timestamp)
       else this.schedule.setNextTimestamp(timestamp)
     })
   }
 
-  /** Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock again). */
-  setBlockTimestampInterval(seconds: bigint | undefined): Promise<void> {
-    return this.serialize(async () => this.schedule.setTimestampInterval(seconds))
+  /**
+   * Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock
+   * again), from the pending block on if it has pre-confirmed nothing. Returns whether an
+   * interval was set before.
+   */
+  setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
+    return this.serialize(async () => {
+      const hadInterval = this.schedule.setTimestampInterval(seconds)
+      if (this.builder.pending.transactions.length === 0) this.restampPending(undefined)
+      return hadInterval
+    })
   }
 
   /** Stops the realtime clock driver; the chain keeps answering reads. */
@@ -548,13 +580,18 @@ export class Chain extends EventEmitter<ChainEvents> {
     checkAgainstState(transaction, { pool: this.pool, pending: this.builder.pending.state, blockGasLimit })
     this.pool.insert(transaction)
     this.emit('transaction', transaction)
-    if (this.mining === 'instant') await this.preconfirm()
-    else if (this.mining === 'auto') await this.mineNow()
+    if (this.miningMode === 'instant') await this.preconfirm()
+    else if (this.miningMode === 'auto' && (await this.preconfirm()).transactions.length > 0) this.sealNow()
     return transaction.hash
   }
 
   private async mineNow(): Promise<SealedBlock> {
     await this.preconfirm()
+    return this.sealNow()
+  }
+
+  /** Seals the pending block now; the schedule restarts from this instant. */
+  private sealNow(): SealedBlock {
     this.schedule.restart(this.clock.now())
     return this.seal()
   }

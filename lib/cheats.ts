@@ -4,7 +4,7 @@
  * each edit is written to the head of sealed history and to the pre-confirmed overlay alike,
  * and marked for the next state root.
  */
-import { withAccountCode, withAccountFields, type AccountState } from './state/account.ts'
+import { EMPTY_ACCOUNT, withAccountCode, withAccountFields, type AccountState } from './state/account.ts'
 import type { StateHistory } from './state/state-history.ts'
 import type { StateLayer } from './state/state-layer.ts'
 import type { StateRoot } from './state/state-root.ts'
@@ -39,9 +39,10 @@ export function setCode(target: EditTarget, address: Address, code: Uint8Array):
   editAccount(target, address, (account) => withAccountCode(account, code))
 }
 
-/** Sets one storage word of `address` (creating the account if needed, as Anvil does). */
+/** Sets one storage word of `address` (creating the account where it is missing, as Anvil does). */
 export function setStorage(target: EditTarget, address: Address, slot: bigint, value: bigint): void {
-  if (target.history.latest.getAccount(address) === undefined) setBalance(target, address, 0n)
+  if (target.history.latest.getAccount(address) === undefined) target.history.putAccount(target.headNumber, address, EMPTY_ACCOUNT)
+  if (target.overlay.getAccount(address) === undefined) target.overlay.putAccount(address, EMPTY_ACCOUNT)
   target.history.putStorage(target.headNumber, address, slot, value)
   target.overlay.putStorage(address, slot, value)
   target.stateRoot.markSlot(address, slot)

@@ -19,6 +19,8 @@ export interface Clock {
   readonly mode: ClockMode
   /** Current virtual time, ms since the Unix epoch. */
   now(): number
+  /** When the next tick or seal falls due (ms); Infinity when none is scheduled (automine). */
+  nextDueAt(): number
   /** Moves time forward by `ms`, firing each tick and seal that falls due, in order. */
   advance(ms: number): Promise<void>
   /** Stops the realtime driver (nothing to stop under the manual clock). */
@@ -63,6 +65,7 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
   const clock: ChainClock = {
     mode,
     now: () => now,
+    nextDueAt: () => timeline.nextDueAt(),
     advance,
     restore(ms) {
       now = ms

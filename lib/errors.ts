@@ -159,6 +159,14 @@ export class HeaderNotFoundError extends RPCError {
   }
 }
 
+/** -32000 for a test control given an input it cannot honour (Hardhat's InvalidInputError). */
+export class InvalidInputError extends RPCError {
+  override name = 'InvalidInputError'
+  constructor(message: string) {
+    super(RPCErrorCode.server, message)
+  }
+}
+
 /** -32000 for a well-formed request the devnet cannot serve (unknown snapshot id, …). */
 export class ResourceNotFoundError extends RPCError {
   override name = 'ResourceNotFoundError'

@@ -50,7 +50,9 @@ function checkExecutable(transaction: PooledTransaction, state: StateLayer, bloc
   if (nonce !== transaction.nonce) {
     throw new UnexecutableTransactionError(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
   }
-  if (sender !== undefined && sender.code.length > 0 && !equalsBytes(sender.code.subarray(0, 3), DELEGATION_PREFIX)) {
+  // EIP-3607, except for impersonated senders (Anvil lets impersonated contracts send).
+  const delegated = sender !== undefined && equalsBytes(sender.code.subarray(0, 3), DELEGATION_PREFIX)
+  if (sender !== undefined && sender.code.length > 0 && !delegated && !transaction.impersonated) {
     throw new UnexecutableTransactionError('sender not an eoa')
   }
   if (transaction.maxFeePerGas < block.baseFeePerGas) {

@@ -5,11 +5,28 @@
  * each does.
  */
 import type { Chain } from '../chain.ts'
-import { parseAddress, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
+import { invalidArgument, parseAddress, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
 import { method, optional, parseBoolean, required, type MethodDefinition } from './method-definition.ts'
 import { parseQuantityLike } from './params.ts'
 
 const address = required('0 (address)', parseAddress)
+
+/** The most one `preconf_advanceClock` may move time: a day (every tick and seal in it runs). */
+export const MAX_ADVANCE_MS = 86_400_000
+/** The most blocks one `anvil_mine` / `hardhat_mine` seals. */
+export const MAX_MINED_BLOCKS = 10_000
+
+function parseAdvance(value: unknown, name: string): number {
+  const ms = parseSmallQuantity(value, name)
+  if (ms > MAX_ADVANCE_MS) throw invalidArgument(name, `at most ${MAX_ADVANCE_MS} ms (a day) per call`)
+  return ms
+}
+
+function parseBlockCount(value: unknown, name: string): number {
+  const count = parseSmallQuantity(value, name)
+  if (count > MAX_MINED_BLOCKS) throw invalidArgument(name, `at most ${MAX_MINED_BLOCKS} blocks per call`)
+  return count
+}
 
 /** The same control under `anvil_` (answering null) and `hardhat_` (answering true). */
 function both(name: string, definition: (answer: null | true) => MethodDefinition): Record<string, MethodDefinition> {
@@ -18,7 +35,7 @@ function both(name: string, definition: (answer: null | true) => MethodDefinitio
 
 /** Every test control, by RPC name. */
 export const testMethods: Readonly<Record<string, MethodDefinition>> = {
-  preconf_advanceClock: method([required('0 (milliseconds)', parseSmallQuantity)], async (chain, ms) => {
+  preconf_advanceClock: method([required('0 (milliseconds)', parseAdvance)], async (chain, ms) => {
     await chain.clock.advance(ms)
     return chain.clock.now()
   }),
@@ -42,14 +59,14 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
     await chain.setNextBlockTimestamp(timestamp)
     return null
   }),
-  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], (chain, enabled) => {
-    chain.mining = enabled ? 'auto' : 'interval'
+  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async (chain, enabled) => {
+    await chain.setMining(enabled ? 'auto' : 'interval')
     return null
   }),
   ...both('getAutomine', () => method([], (chain) => chain.mining === 'auto')),
   ...both('mine', (answer) =>
     method(
-      [optional('0 (blocks)', parseSmallQuantity, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
+      [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
       async (chain, blocks, interval) => {
         await chain.mineBlocks(blocks, interval)
         return answer
@@ -96,8 +113,5 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
     await chain.setBlockTimestampInterval(seconds)
     return null
   }),
-  anvil_removeBlockTimestampInterval: method([], async (chain) => {
-    await chain.setBlockTimestampInterval(undefined)
-    return true
-  }),
+  anvil_removeBlockTimestampInterval: method([], (chain) => chain.setBlockTimestampInterval(undefined)),
 }

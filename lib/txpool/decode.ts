@@ -135,11 +135,11 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
     reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
   }
 
-  return toPooledTransaction(raw, hash, tx, senderAddress)
+  return toPooledTransaction(raw, hash, tx, senderAddress, false)
 }
 
-/** The pool's view of a decoded transaction whose sender is known. */
-export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransaction, senderAddress: EVMAddress): PooledTransaction {
+/** The pool's view of a decoded transaction whose sender is known (given, when impersonated). */
+export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransaction, senderAddress: EVMAddress, impersonated: boolean): PooledTransaction {
   const fees = 'maxFeePerGas' in tx ? { cap: tx.maxFeePerGas, tip: tx.maxPriorityFeePerGas } : { cap: tx.gasPrice, tip: tx.gasPrice }
   return {
     hash,
@@ -157,5 +157,6 @@ export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransa
     intrinsicGas: tx.getIntrinsicGas(),
     floorDataGas: getCalldataFloorGas(tx),
     cost: tx.gasLimit * fees.cap + tx.value,
+    impersonated,
   }
 }

@@ -31,6 +31,8 @@ export interface PooledTransaction {
   readonly floorDataGas: bigint
   /** What the sender must hold: gasLimit × fee cap + value (geth's tx.Cost()). */
   readonly cost: bigint
+  /** Sent for an impersonated account (no real signature; may come from a contract, as in Anvil). */
+  readonly impersonated: boolean
 }
 
 /** The tip per gas a transaction pays at `baseFee`, or a negative number if it cannot pay it. */

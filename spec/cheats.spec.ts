@@ -1,0 +1,353 @@
+/**
+ * State edits for tests (Anvil's `anvil_set*` and Hardhat's `hardhat_set*`) and impersonation:
+ * as in Anvil, an edit takes effect at once at `latest` AND `pending`, seals no block, and the
+ * next sealed block's state root includes it. Impersonation lets `eth_sendTransaction` send from
+ * an address without its key (Anvil/Hardhat `*_impersonateAccount`). viem's test client drives
+ * all of it in both modes.
+ */
+import { expect } from 'chai'
+import { createTestClient, custom, decodeFunctionResult, encodeFunctionData, parseEther, type Hex } from 'viem'
+import { Counter } from '../fixtures/artifacts/Counter.ts'
+import { createChain, type Chain } from '../lib/index.ts'
+import type { Address } from '../lib/types.ts'
+import { rejection, signCall, type RpcBlock, type RpcReceipt } from './support/chain-helpers.ts'
+import { hex } from './support/controls-world.ts'
+import { GWEI, signer } from './support/wallet.ts'
+
+const ETHER = 10n ** 18n
+const carol = `0x${'00'.repeat(18)}ca41` as Address
+/** An address with no key and no code. */
+const whale = `0x${'77'.repeat(20)}` as Address
+/** Where Counter's runtime code is planted. */
+const planted = `0x${'c0'.repeat(20)}` as Address
+const COINBASE = '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e' as Address
+
+async function request<T = unknown>(chain: Chain, method: string, ...params: unknown[]): Promise<T> {
+  return (await chain.request({ method, params })) as T
+}
+
+async function count(chain: Chain, address: Address, tag: 'latest' | 'pending'): Promise<bigint> {
+  const data = await chain.call({ to: address, data: encodeFunctionData({ abi: Counter.abi, functionName: 'count' }) }, tag)
+  return decodeFunctionResult({ abi: Counter.abi, functionName: 'count', data }) as bigint
+}
+
+async function latestBlock(chain: Chain): Promise<RpcBlock> {
+  return request<RpcBlock>(chain, 'eth_getBlockByNumber', 'latest', false)
+}
+
+describe('cheats', () => {
+  describe('setBalance (anvil_setBalance answers null, hardhat_setBalance true)', () => {
+    for (const [method, answer] of [
+      ['anvil_setBalance', null],
+      ['hardhat_setBalance', true],
+    ] as const) {
+      it(`${method}: latest and pending change at once and no block is sealed`, async () => {
+        const chain = await createChain({ clock: 'manual' })
+        const sealed: unknown[] = []
+        chain.on('block', (block) => sealed.push(block))
+        const head = await latestBlock(chain)
+        const pendingBefore = await request<RpcBlock>(chain, 'eth_getBlockByNumber', 'pending', false)
+
+        expect(await request(chain, method, carol, hex(5n * ETHER))).to.equal(answer)
+
+        expect(await chain.getBalance(carol, 'latest')).to.equal(5n * ETHER)
+        expect(await chain.getBalance(carol, 'pending')).to.equal(5n * ETHER)
+        expect(await request(chain, 'eth_getBalance', carol, 'latest')).to.equal(hex(5n * ETHER))
+        expect(await request(chain, 'eth_getBalance', carol, 'pending')).to.equal(hex(5n * ETHER))
+        expect(chain.blockNumber()).to.equal(0n)
+        expect(await request(chain, 'eth_blockNumber')).to.equal('0x0')
+        expect(await latestBlock(chain)).to.deep.equal(head)
+        expect(await request(chain, 'eth_getBlockByNumber', 'pending', false)).to.deep.equal(pendingBefore)
+        expect(sealed).to.have.length(0)
+
+        // A dev account too: lowering it below a transfer's cost makes the pool refuse it (geth's text).
+        const alice = signer(chain, 0)
+        expect(await request(chain, method, alice.address, '0x0')).to.equal(answer)
+        const error = await rejection(chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n })))
+        expect(error.code).to.equal(-32000)
+        expect(error.message).to.equal('insufficient funds for gas * price + value: balance 0, tx cost 210000000000001, overshot 210000000000001')
+      })
+    }
+
+    it("the next sealed block's stateRoot includes it: unlike an empty block's, and the same as when the same state came from a real transfer", async () => {
+      // Chain A: alice sends carol 1 ETH (tip to the coinbase, base fee burnt).
+      const transfer = await createChain({ clock: 'manual' })
+      const alice = signer(transfer, 0)
+      await transfer.sendRawTransaction(await alice.sign({ to: carol, value: ETHER }))
+      await transfer.clock.advance(2000)
+      const transferBlock = await latestBlock(transfer)
+      expect(transferBlock.transactions).to.have.length(1)
+
+      // Chain B: the same resulting state, written by cheats; block 1 is empty.
+      const cheated = await createChain({ clock: 'manual' })
+      await cheated.setBalance(carol, ETHER)
+      await cheated.setBalance(alice.address, await transfer.getBalance(alice.address))
+      await cheated.setNonce(alice.address, 1n)
+      await cheated.setBalance(COINBASE, await transfer.getBalance(COINBASE))
+      await cheated.clock.advance(2000)
+      const cheatedBlock = await latestBlock(cheated)
+      expect(cheatedBlock.transactions).to.have.length(0)
+
+      // Chain C: nothing happened; block 1 is empty and keeps genesis' root.
+      const empty = await createChain({ clock: 'manual' })
+      await empty.clock.advance(2000)
+      const emptyBlock = await latestBlock(empty)
+
+      expect(cheatedBlock.stateRoot).to.not.equal(emptyBlock.stateRoot)
+      expect(cheatedBlock.stateRoot).to.equal(transferBlock.stateRoot)
+    })
+
+    it('while a transaction is pre-confirmed, pending shows the cheat value and the next tick and the seal build on it', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      await chain.sendRawTransaction(await alice.sign({ to: carol, value: ETHER }))
+      await chain.tick()
+      expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER)
+
+      await chain.setBalance(alice.address, 5n * ETHER)
+      await chain.setBalance(carol, 7n * ETHER)
+      expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER)
+      expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER)
+      expect(await chain.getBalance(carol, 'latest')).to.equal(7n * ETHER)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER)
+      // The pre-confirmed transaction stays: alice's pending nonce is still 1, the block still holds it.
+      expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(1)
+      expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(0)
+      expect(chain.pending.transactions).to.have.length(1)
+
+      // The next tick spends from the cheat value: 5 ETH - 2 ETH - 21000 * (875000000 + 1 gwei tip).
+      await chain.sendRawTransaction(await alice.sign({ to: carol, value: 2n * ETHER, nonce: 1 }))
+      await chain.tick()
+      const price = 875_000_000n + GWEI
+      expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER - 2n * ETHER - 21_000n * price)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(9n * ETHER)
+      await chain.clock.advance(2000)
+      expect(chain.blockNumber()).to.equal(1n)
+      expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER - 2n * ETHER - 21_000n * price)
+      expect(await chain.getBalance(carol, 'latest')).to.equal(9n * ETHER)
+      expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(2)
+    })
+  })
+
+  describe('setCode (anvil_setCode null, hardhat_setCode true)', () => {
+    it("planting Counter's runtime code: calls run it at latest and pending, and a transaction to it executes it", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      expect(await request(chain, 'anvil_setCode', planted, Counter.deployedBytecode)).to.equal(null)
+      expect(await chain.getCode(planted, 'latest')).to.equal(Counter.deployedBytecode)
+      expect(await chain.getCode(planted, 'pending')).to.equal(Counter.deployedBytecode)
+      expect(chain.blockNumber()).to.equal(0n)
+      expect(await count(chain, planted, 'latest')).to.equal(0n)
+      expect(await count(chain, planted, 'pending')).to.equal(0n)
+
+      const alice = signer(chain, 0)
+      const hash = await chain.sendRawTransaction(await signCall(alice, planted, Counter.abi, 'increment', []))
+      await chain.tick()
+      expect(await count(chain, planted, 'pending')).to.equal(1n)
+      expect(await count(chain, planted, 'latest')).to.equal(0n)
+      await chain.clock.advance(2000)
+      expect(await count(chain, planted, 'latest')).to.equal(1n)
+      const receipt = await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)
+      expect(receipt.status).to.equal('0x1')
+      expect(receipt.logs).to.have.length(1)
+      expect(receipt.logs[0].address).to.equal(planted)
+      expect(BigInt(receipt.logs[0].data)).to.equal(1n)
+    })
+
+    it('hardhat_setCode answers true; empty code removes it (calls then return nothing)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      expect(await request(chain, 'hardhat_setCode', planted, Counter.deployedBytecode)).to.equal(true)
+      expect(await request(chain, 'eth_getCode', planted, 'pending')).to.equal(Counter.deployedBytecode)
+      expect(await request(chain, 'hardhat_setCode', planted, '0x')).to.equal(true)
+      expect(await request(chain, 'eth_getCode', planted, 'latest')).to.equal('0x')
+      expect(await request(chain, 'eth_getCode', planted, 'pending')).to.equal('0x')
+      expect(await chain.call({ to: planted, data: encodeFunctionData({ abi: Counter.abi, functionName: 'count' }) }, 'pending')).to.equal('0x')
+    })
+  })
+
+  describe('setStorageAt (anvil_setStorageAt null, hardhat_setStorageAt true)', () => {
+    it('getStorageAt reads the word at latest and pending, and Counter.count (slot 0) returns it', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      await chain.setCode(planted, Counter.deployedBytecode)
+      // viem and ethers send the value as a full 32-byte word.
+      const word = `0x${'00'.repeat(31)}2a` as Hex
+      expect(await request(chain, 'anvil_setStorageAt', planted, '0x0', word)).to.equal(null)
+      expect(await request(chain, 'eth_getStorageAt', planted, '0x0', 'latest')).to.equal(word)
+      expect(await request(chain, 'eth_getStorageAt', planted, '0x0', 'pending')).to.equal(word)
+      expect(await count(chain, planted, 'latest')).to.equal(42n)
+      expect(await count(chain, planted, 'pending')).to.equal(42n)
+      expect(chain.blockNumber()).to.equal(0n)
+
+      expect(await request(chain, 'hardhat_setStorageAt', planted, '0x0', hex(100n))).to.equal(true)
+      expect(await count(chain, planted, 'pending')).to.equal(100n)
+      const alice = signer(chain, 0)
+      await chain.sendRawTransaction(await signCall(alice, planted, Counter.abi, 'increment', []))
+      await chain.clock.advance(2000)
+      expect(await count(chain, planted, 'latest')).to.equal(101n)
+      expect(await chain.getStorageAt(planted, 0n, 'latest')).to.equal(`0x${'00'.repeat(31)}65`)
+    })
+
+    it('on an account that so far exists only at pending (it just received ETH), the pending balance is kept (Anvil edits the storage only)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      await chain.sendRawTransaction(await alice.sign({ to: carol, value: ETHER }))
+      await chain.tick()
+      expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER)
+
+      await chain.setStorageAt(carol, 0n, 5n)
+
+      expect(await chain.getStorageAt(carol, 0n, 'pending')).to.equal(`0x${'00'.repeat(31)}05`)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER)
+      await chain.clock.advance(2000)
+      expect(await chain.getBalance(carol, 'latest')).to.equal(ETHER)
+    })
+  })
+
+  describe('setNonce (anvil_setNonce null, hardhat_setNonce true)', () => {
+    it("the old nonce is then 'nonce too low' (geth's text) and pending eth_getTransactionCount reflects it", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      expect(await request(chain, 'anvil_setNonce', alice.address, '0x5')).to.equal(null)
+      expect(await request(chain, 'eth_getTransactionCount', alice.address, 'latest')).to.equal('0x5')
+      expect(await request(chain, 'eth_getTransactionCount', alice.address, 'pending')).to.equal('0x5')
+      expect(chain.blockNumber()).to.equal(0n)
+
+      const error = await rejection(chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 0 })))
+      expect(error.code).to.equal(-32000)
+      expect(error.message).to.equal('nonce too low: next nonce 5, tx nonce 0')
+
+      const hash = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 5 }))
+      expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(6)
+      await chain.clock.advance(2000)
+      expect((await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
+      expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(6)
+
+      expect(await request(chain, 'hardhat_setNonce', alice.address, '0x10')).to.equal(true)
+      expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(16)
+    })
+
+    it('a pooled transaction whose nonce the edit passed is dropped at the next tick (geth drops stale nonces)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      const stale = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 0 }))
+      await chain.setNonce(alice.address, 3n)
+      const tick = await chain.tick()
+      expect(tick.transactions).to.have.length(0)
+      expect(tick.dropped.map((tx) => tx.hash)).to.deep.equal([stale])
+      expect(await request(chain, 'eth_getTransactionByHash', stale)).to.equal(null)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(0n)
+    })
+  })
+
+  describe('impersonation (anvil_/hardhat_impersonateAccount)', () => {
+    it('eth_sendTransaction from an arbitrary funded address is accepted, pre-confirmed and sealed with status 1, from = that address', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      await chain.setBalance(whale, 10n * ETHER)
+      expect(await request(chain, 'anvil_impersonateAccount', whale)).to.equal(null)
+
+      const hash = await request<Hex>(chain, 'eth_sendTransaction', { from: whale, to: carol, value: hex(ETHER) })
+      expect(await request(chain, 'service_transactionStatus', hash)).to.deep.equal({ status: 'Known' })
+      expect(await chain.getTransactionCount(whale, 'pending')).to.equal(1)
+      // Back to back: the second one takes the pending nonce.
+      const second = await request<Hex>(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' })
+      await chain.tick()
+      expect(chain.pending.transactions.map((t) => t.transaction.hash)).to.deep.equal([hash, second])
+      expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER + 1n)
+      const preconfirmed = await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)
+      expect(preconfirmed.blockHash).to.equal(`0x${'00'.repeat(32)}`)
+
+      await chain.clock.advance(2000)
+      const receipt = await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)
+      expect(receipt.status).to.equal('0x1')
+      expect(receipt.from).to.equal(whale)
+      expect(receipt.blockHash).to.equal((await latestBlock(chain)).hash)
+      const tx = await request<{ from: Hex; nonce: Hex }>(chain, 'eth_getTransactionByHash', second)
+      expect(tx.from).to.equal(whale)
+      expect(tx.nonce).to.equal('0x1')
+      expect(await chain.getBalance(carol, 'latest')).to.equal(ETHER + 1n)
+      expect(await chain.getTransactionCount(whale, 'latest')).to.equal(2)
+    })
+
+    it("stopImpersonatingAccount → eth_sendTransaction from it is -32000 'unknown account'; hardhat_ names answer true", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      await chain.setBalance(whale, ETHER)
+      const before = await rejection(request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' }))
+      expect(before.code).to.equal(-32000)
+      expect(before.message).to.equal('unknown account')
+
+      expect(await request(chain, 'hardhat_impersonateAccount', whale)).to.equal(true)
+      await request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' })
+      expect(await request(chain, 'hardhat_stopImpersonatingAccount', whale)).to.equal(true)
+      const after = await rejection(request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' }))
+      expect(after.code).to.equal(-32000)
+      expect(after.message).to.equal('unknown account')
+
+      await request(chain, 'anvil_impersonateAccount', whale)
+      expect(await request(chain, 'anvil_stopImpersonatingAccount', whale)).to.equal(null)
+      expect((await rejection(request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' }))).message).to.equal('unknown account')
+    })
+
+    it('an impersonated contract can send (Anvil and Hardhat skip the EIP-3607 sender-has-code check for impersonated accounts)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      await chain.setCode(planted, Counter.deployedBytecode)
+      await chain.setBalance(planted, ETHER)
+      await chain.impersonateAccount(planted)
+      const hash = await request<Hex>(chain, 'eth_sendTransaction', { from: planted, to: carol, value: '0x7' })
+      const tick = await chain.tick()
+      expect(tick.dropped.map((tx) => tx.hash)).to.deep.equal([])
+      expect(tick.transactions.map((t) => t.transaction.hash)).to.deep.equal([hash])
+      expect(await chain.getBalance(carol, 'pending')).to.equal(7n)
+    })
+  })
+
+  describe("viem's test client (transport custom(chain))", () => {
+    for (const mode of ['anvil', 'hardhat'] as const) {
+      it(`mode ${mode}: setBalance, setCode, setStorageAt, setNonce, impersonateAccount, snapshot, revert, mine, increaseTime`, async () => {
+        const chain = await createChain({ clock: 'manual' })
+        const client = createTestClient({ mode, transport: custom(chain) })
+        const alice = signer(chain, 0)
+
+        const id = await client.snapshot()
+        expect(id).to.equal('0x1')
+
+        await client.setBalance({ address: whale, value: parseEther('3') })
+        expect(await chain.getBalance(whale, 'latest')).to.equal(3n * ETHER)
+        expect(await chain.getBalance(whale, 'pending')).to.equal(3n * ETHER)
+
+        await client.setCode({ address: planted, bytecode: Counter.deployedBytecode })
+        expect(await chain.getCode(planted, 'pending')).to.equal(Counter.deployedBytecode)
+
+        await client.setStorageAt({ address: planted, index: 0, value: `0x${'00'.repeat(31)}07` })
+        expect(await count(chain, planted, 'latest')).to.equal(7n)
+        expect(await count(chain, planted, 'pending')).to.equal(7n)
+
+        await client.setNonce({ address: alice.address, nonce: 9 })
+        expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(9)
+
+        await client.impersonateAccount({ address: whale })
+        const hash = await request<Hex>(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x2' })
+        await client.stopImpersonatingAccount({ address: whale })
+        expect((await rejection(request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x2' }))).message).to.equal('unknown account')
+
+        const offset = await client.increaseTime({ seconds: 3600 })
+        expect(offset).to.equal(3600)
+        const pending = await request<RpcBlock>(chain, 'eth_getBlockByNumber', 'pending', false)
+        expect(BigInt(pending.timestamp)).to.equal(1_735_689_602n + 3600n)
+
+        await client.mine({ blocks: 2, interval: 1 })
+        expect(chain.blockNumber()).to.equal(2n)
+        expect((await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
+        expect(chain.blockByNumber(1)!.header.timestamp).to.equal(1_735_689_602n + 3600n)
+        expect(chain.blockByNumber(2)!.header.timestamp).to.equal(1_735_689_602n + 3601n)
+
+        await client.revert({ id })
+        expect(chain.blockNumber()).to.equal(0n)
+        expect(await chain.getBalance(whale, 'pending')).to.equal(0n)
+        expect(await chain.getCode(planted, 'latest')).to.equal('0x')
+        expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(0)
+        expect(await request(chain, 'eth_getTransactionByHash', hash)).to.equal(null)
+        expect(BigInt((await request<RpcBlock>(chain, 'eth_getBlockByNumber', 'pending', false)).timestamp)).to.equal(1_735_689_602n)
+        expect(await client.snapshot()).to.equal('0x2')
+      })
+    }
+  })
+})

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util'
 import { createChain, type Chain } from './chain.ts'
 import { nativeSecp256k1 } from './crypto/secp256k1.ts'
+import { commandLineOptions, usage } from './cli-usage.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { ListenError, startServer } from './server/server.ts'
@@ -14,30 +15,8 @@ import { CLIENT_VERSION } from './rpc/methods.ts'
 
 type Definition = OptionDefinition<never, unknown>
 
-const allOptions = { ...chainOptions, ...serverOptions } as Record<string, Definition>
-
-/** `--help`: every flag with its description and default. */
-export function usage(): string {
-  const rows = Object.values(allOptions).map((definition) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
-  rows.push(
-    ['  --instant', 'same as --mining instant: each accepted transaction is pre-confirmed at once'],
-    ['  --silent', 'no request or block log'],
-    ['  --help, -h', 'this help'],
-    ['  --version', 'the version'],
-  )
-  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
-  return [
-    'Usage: preconf-devnet [options]',
-    '',
-    'A local chain with pre-confirmations (flashblocks): JSON-RPC over HTTP and WebSocket.',
-    '',
-    'Options:',
-    ...rows.map(([flag, text]) => flag.padEnd(width) + text),
-  ].join('\n')
-}
-
 function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; port: number; silent: boolean } | 'help' | 'version' {
-  const flags = Object.fromEntries(Object.values(allOptions).map((definition) => [definition.flag, { type: 'string' as const }]))
+  const flags = Object.fromEntries(Object.values(commandLineOptions).map((definition) => [definition.flag, { type: 'string' as const }]))
   const values: Record<string, string | boolean | undefined> = parseArgs({
     args: argv,
     options: { ...flags, instant: { type: 'boolean' }, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },

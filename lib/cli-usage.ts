@@ -1,0 +1,45 @@
+/**
+ * The command line's documentation, generated from the option definitions: `--help` and the
+ * README's options table (a spec checks the README against {@link optionsTable}).
+ */
+import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
+
+type Definition = OptionDefinition<never, unknown>
+
+/** Every option the command line takes as `--flag <value>`: the chain's and the server's. */
+export const commandLineOptions = { ...chainOptions, ...serverOptions } as Record<string, Definition>
+
+/** Flags that are not options of a chain. */
+const switches: ReadonlyArray<readonly [string, string]> = [
+  ['--instant', 'same as --mining instant: each accepted transaction is pre-confirmed at once'],
+  ['--silent', 'no request or block log'],
+  ['--help, -h', 'this help'],
+  ['--version', 'the version'],
+]
+
+/** `--help`: every flag with its description and default. */
+export function usage(): string {
+  const rows = Object.values(commandLineOptions).map((definition) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
+  rows.push(...switches.map(([flag, text]) => [`  ${flag}`, text]))
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
+  return [
+    'Usage: preconf-devnet [options]',
+    '',
+    'A local chain with pre-confirmations (flashblocks): JSON-RPC over HTTP and WebSocket.',
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => flag.padEnd(width) + text),
+  ].join('\n')
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|')
+
+/** The README's options table: flag, library option, default, description. */
+export function optionsTable(): string {
+  const rows = Object.entries(commandLineOptions).map(([name, definition]) => {
+    const library = name in chainOptions ? `\`${name}\`` : '(CLI only)'
+    return `| \`--${definition.flag}\` | ${library} | ${cell(definition.defaultText)} | ${cell(definition.description)} |`
+  })
+  rows.push(...switches.map(([flag, text]) => `| \`${flag}\` | | | ${cell(text)} |`))
+  return ['| flag | library option | default | description |', '| --- | --- | --- | --- |', ...rows].join('\n')
+}

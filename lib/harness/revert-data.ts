@@ -1,0 +1,50 @@
+/**
+ * Revert data out of whatever a failed call threw (the devnet's RPCError, viem's error chain,
+ * ethers' CALL_EXCEPTION), and the two standard revert payloads decoded: Error(string) and
+ * Panic(uint256).
+ */
+
+const ERROR_SELECTOR = '0x08c379a0'
+const PANIC_SELECTOR = '0x4e487b71'
+
+function isRevertHex(value: unknown): value is `0x${string}` {
+  return typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value)
+}
+
+/** The revert bytes (hex) an error carries, or undefined if it is not a revert. */
+export function revertDataOf(error: unknown): `0x${string}` | undefined {
+  const seen = new Set<unknown>()
+  const queue: unknown[] = [error]
+  while (queue.length > 0) {
+    const current = queue.shift()
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue
+    seen.add(current)
+    const record = current as Record<string, unknown>
+    const message = typeof record.message === 'string' ? record.message : ''
+    const data = record.data as unknown
+    if (isRevertHex(data) && /revert/i.test(`${message} ${String(record.shortMessage ?? '')} ${String(record.details ?? '')}`)) return data
+    if (isRevertHex(record.raw)) return record.raw
+    if (typeof data === 'object' && data !== null && isRevertHex((data as Record<string, unknown>).data)) queue.push(data)
+    queue.push(record.cause, record.error, record.info)
+  }
+  return undefined
+}
+
+function word(data: string, index: number): string {
+  return data.slice(10 + index * 64, 10 + (index + 1) * 64)
+}
+
+/** The reason of an Error(string) revert, or undefined for any other revert data. */
+export function decodeRevertReason(data: `0x${string}`): string | undefined {
+  if (!data.startsWith(ERROR_SELECTOR) || data.length < 10 + 128) return undefined
+  const offset = Number.parseInt(word(data, 0), 16) / 32
+  const length = Number.parseInt(word(data, offset), 16)
+  const start = 10 + (offset + 1) * 64
+  return Buffer.from(data.slice(start, start + length * 2), 'hex').toString('utf8')
+}
+
+/** The code of a Panic(uint256) revert (0x11 overflow, 0x12 division by zero, …), or undefined. */
+export function decodePanicCode(data: `0x${string}`): bigint | undefined {
+  if (!data.startsWith(PANIC_SELECTOR) || data.length !== 10 + 64) return undefined
+  return BigInt(`0x${word(data, 0)}`)
+}

@@ -1,0 +1,55 @@
+/** Time helpers for tests: step the chain to its next pre-confirmation or seal, or to a timestamp. */
+import type { SealedBlock } from '../blocks/block.ts'
+import type { Preconfirmation } from '../builder.ts'
+import type { Chain } from '../chain.ts'
+
+/** The time helpers of a harness. */
+export interface TimeHelpers {
+  /** Advances the clock to the next pre-confirmation tick and returns what it pre-confirmed. */
+  nextPreconfirmation(): Promise<Preconfirmation>
+  /** Advances the clock through the next seal (and the ticks before it) and returns the sealed block. */
+  nextSeal(): Promise<SealedBlock>
+  /** Advances the clock by `ms`, firing every tick and seal that falls due. */
+  advance(ms: number): Promise<void>
+  /**
+   * Seals a block stamped `timestamp` (seconds) now, as Hardhat's `time.increaseTo` mines one;
+   * a pending block that has pre-confirmed transactions seals first, with its own timestamp.
+   */
+  increaseTo(timestamp: bigint | number): Promise<void>
+  /** The newest sealed block's timestamp (seconds), as Hardhat's `time.latest`. */
+  latest(): Promise<bigint>
+}
+
+/** Advances `chain`'s clock event by event until `event` fires; returns its payload. */
+async function until<E extends 'preconfirmation' | 'block'>(chain: Chain, event: E): Promise<E extends 'block' ? SealedBlock : Preconfirmation> {
+  let payload: unknown
+  const listener = (value: unknown): void => {
+    payload ??= value
+  }
+  chain.on(event, listener as never)
+  try {
+    while (payload === undefined) {
+      const due = chain.clock.nextDueAt()
+      if (!Number.isFinite(due)) throw new Error(`no ${event === 'block' ? 'seal' : 'tick'} is scheduled (mining: ${chain.mining})`)
+      await chain.clock.advance(Math.max(0, due - chain.clock.now()))
+    }
+  } finally {
+    chain.off(event, listener as never)
+  }
+  return payload as E extends 'block' ? SealedBlock : Preconfirmation
+}
+
+/** Time helpers bound to `chain`. */
+export function createTimeHelpers(chain: Chain): TimeHelpers {
+  return {
+    nextPreconfirmation: () => until(chain, 'preconfirmation'),
+    nextSeal: () => until(chain, 'block'),
+    advance: (ms) => chain.clock.advance(ms),
+    async increaseTo(timestamp) {
+      if (chain.pending.transactions.length > 0) await chain.mine()
+      await chain.setNextBlockTimestamp(BigInt(timestamp))
+      await chain.mine()
+    },
+    latest: async () => chain.blockByNumber(Number(chain.blockNumber()))!.header.timestamp,
+  }
+}

@@ -2,6 +2,7 @@
  * `npm run bench`: measures the engine's hot paths on this machine and prints one JSON document,
  * each figure beside its target. Run it on an idle machine; figures vary by a few percent.
  */
+import { spawn } from 'node:child_process'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress } from 'viem'
 import { Token } from '../fixtures/artifacts/Token.ts'
@@ -243,6 +244,44 @@ async function benchHttp(): Promise<void> {
   record('CLI start to ready line (node dist/cli.js --port 0)', median(ready), 'ms', { atMost: 300 }, 'median of 5; Anvil 81 ms, Hardhat 263 ms')
 }
 
+async function benchSnapshots(): Promise<void> {
+  const chain = await createChain({ accounts: 20 })
+  const token = await deployToken(chain)
+  await chain.mine()
+  const { createHarness } = await import('preconf-devnet/harness')
+  const harness = createHarness(chain)
+  const rounds: number[] = []
+  const reuses: number[] = []
+  let nonce = 1n
+  const fixture = async function tokenDeployed() {
+    return token
+  }
+  await harness.loadFixture(fixture)
+  for (let round = 0; round < 20; round++) {
+    const id = await chain.snapshot()
+    const raws = transfers(chain, 100, (sender) => (sender === 0 ? nonce : 0n), syntheticAddress)
+    for (const raw of raws) await chain.sendRawTransaction(raw)
+    await chain.tick()
+    await chain.mine()
+    const start = performance.now()
+    await chain.request({ method: 'evm_revert', params: [`0x${id.toString(16)}`] })
+    await chain.request({ method: 'evm_snapshot', params: [] })
+    rounds.push(performance.now() - start)
+    const reuse = performance.now()
+    await harness.loadFixture(fixture)
+    reuses.push(performance.now() - reuse)
+  }
+  record('evm_revert + evm_snapshot after 100 txs and a seal', median(rounds), 'ms', { atMost: 1 }, 'median of 20')
+  record('loadFixture reuse', median(reuses), 'ms', { atMost: 1 }, 'median of 20')
+
+  const mocha = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', '--reporter', 'json', 'bench/fixture-suite.ts'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let report = ''
+  mocha.stdout.on('data', (chunk) => (report += chunk))
+  await new Promise((resolve) => mocha.on('exit', resolve))
+  const { stats } = JSON.parse(report) as { stats: { duration: number; passes: number; failures: number } }
+  record('mocha file: 100 tests, loadFixture(ERC-20 deploy) + 10 transfers each', stats.duration, 'ms', { atMost: 2000 }, `${stats.passes} passed, ${stats.failures} failed (mocha's own duration)`)
+}
+
 async function main(): Promise<void> {
   await benchCreateChain()
   await benchAdmission()
@@ -253,6 +292,7 @@ async function main(): Promise<void> {
   await benchCall(chain, token)
   await benchPendingUnderLoad()
   await benchTicks()
+  await benchSnapshots()
   await benchHttp()
   await benchScale(fresh)
   const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }

@@ -290,13 +290,13 @@ export class Chain extends EventEmitter<ChainEvents> {
         throw new InvalidParamsError(`invalid argument 0 (transaction): ${(error as Error).message.replace(/ \(tx type=.*$/, '')}`)
       }
     }
-    if (account !== undefined) return this.sendRawTransaction(build(() => signTransaction(fields, account.privateKey, common)))
-    const tx = build(() => impersonatedTransaction(fields, from, common))
+    // The sender is known (we signed, or it is impersonated): no recovery needed.
+    const tx = build(() => (account !== undefined ? signTransaction(fields, account.privateKey, common) : impersonatedTransaction(fields, from, common)))
     const raw = tx.serialize()
     return this.serialize(async () => {
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
-      return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from), true))
+      return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from), account === undefined))
     })
   }
 

@@ -35,9 +35,13 @@ function build(fields: TransactionToSign, common: Common, signature?: Signature)
   )
 }
 
-/** The signed envelope of `fields`, signed by `privateKey` for `common`'s chain. */
-export function signTransaction(fields: TransactionToSign, privateKey: Hex, common: Common): Uint8Array {
-  return build(fields, common).sign(hexToBytes(privateKey)).serialize()
+/**
+ * The signed envelope of `fields`, signed by `privateKey` for `common`'s chain. Signatures are
+ * RFC 6979 without extra entropy (ethereumjs adds random entropy by default), so the same
+ * request gives the same transaction hash on every run.
+ */
+export function signTransaction(fields: TransactionToSign, privateKey: Hex, common: Common): TypedTransaction {
+  return build(fields, common).sign(hexToBytes(privateKey), false)
 }
 
 /**

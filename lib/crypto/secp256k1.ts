@@ -7,6 +7,7 @@ import type { CustomCrypto } from '@ethereumjs/common'
 
 type NativeSecp256k1 = {
   ecdsaRecover(signature: Uint8Array, recoveryId: number, message: Uint8Array, compressed: boolean): Uint8Array
+  ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number }
 }
 
 function loadNative(): NativeSecp256k1 | undefined {
@@ -53,4 +54,18 @@ function recoverWithNative(
 /** `customCrypto.ecrecover` for ethereumjs's Common: native when available, else undefined (noble). */
 export const ecrecover: CustomCrypto['ecrecover'] = native
   ? (messageHash, v, r, s, chainId) => recoverWithNative(native, messageHash, v, r, s, chainId)
+  : undefined
+
+/**
+ * `customCrypto.ecsign`: native RFC 6979 signing (deterministic, low-s) as noble's 'recovered'
+ * format, recovery byte first; undefined (noble) without the binding.
+ */
+export const ecsign: CustomCrypto['ecsign'] = native
+  ? (((messageHash: Uint8Array, privateKey: Uint8Array) => {
+      const { signature, recid } = native.ecdsaSign(messageHash, privateKey)
+      const recovered = new Uint8Array(65)
+      recovered[0] = recid
+      recovered.set(signature, 1)
+      return recovered
+    }) as unknown as CustomCrypto['ecsign'])
   : undefined

@@ -9,7 +9,7 @@
 import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
 import { keccak256 } from '../crypto/keccak.ts'
-import { ecrecover } from '../crypto/secp256k1.ts'
+import { ecrecover, ecsign } from '../crypto/secp256k1.ts'
 
 /** The hardforks the devnet runs (@ethereumjs/evm 10 supports these and more). */
 export type Hardfork = 'cancun' | 'prague' | 'osaka'
@@ -33,7 +33,7 @@ function baseCommon(chainId: number, hardfork: Hardfork, params?: typeof paramsT
   return createCustomCommon({ chainId }, Mainnet, {
     hardfork,
     params,
-    customCrypto: ecrecover === undefined ? { keccak256 } : { keccak256, ecrecover },
+    customCrypto: ecrecover === undefined ? { keccak256 } : { keccak256, ecrecover, ecsign },
   })
 }
 

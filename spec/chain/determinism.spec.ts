@@ -143,4 +143,14 @@ describe('determinism: same inputs, same chain', () => {
       expect(later.blocks[n].stateRoot, `block ${n}`).to.equal(reference.blocks[n].stateRoot)
     }
   })
+
+  it('eth_sendTransaction signs deterministically (RFC 6979 without extra entropy): the same request gives the same hash', async () => {
+    const hashes: unknown[] = []
+    for (let run = 0; run < 2; run++) {
+      const chain = await createChain()
+      const request = { from: chain.accounts[0].address, to: chain.accounts[1].address, value: '0x1' }
+      hashes.push(await chain.request({ method: 'eth_sendTransaction', params: [request] }))
+    }
+    expect(hashes[0]).to.equal(hashes[1])
+  })
 })

@@ -63,6 +63,12 @@ function checkExecutable(transaction: PooledTransaction, state: StateLayer, bloc
   }
 }
 
+/** Takes `amount` from the sender and bumps its nonce (the upfront part of every transaction). */
+function chargeSender(transaction: PooledTransaction, state: StateLayer, amount: bigint): void {
+  const sender = state.getAccount(transaction.sender)!
+  state.putAccount(transaction.sender, withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - amount }))
+}
+
 /** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
 function credit(state: StateLayer, address: Address, amount: bigint): void {
   const account = state.getAccount(address)
@@ -103,11 +109,7 @@ function receiptOf(
 /** The direct path for {@link isPlainTransfer} transactions (no EVM frame, same outcome). */
 export function runPlainTransfer(transaction: PooledTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
   const { price, tip } = gasPrices(transaction, block)
-  const sender = state.getAccount(transaction.sender)!
-  state.putAccount(
-    transaction.sender,
-    withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - PLAIN_TRANSFER_GAS * price - transaction.value }),
-  )
+  chargeSender(transaction, state, PLAIN_TRANSFER_GAS * price + transaction.value)
   credit(state, transaction.to!, transaction.value)
   credit(state, block.coinbase, PLAIN_TRANSFER_GAS * tip)
   return receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position)
@@ -175,11 +177,7 @@ export async function runInEVM(
   environment.state.attach(state)
   warmAddresses(transaction, block, environment)
 
-  const sender = state.getAccount(transaction.sender)!
-  state.putAccount(
-    transaction.sender,
-    withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - transaction.gasLimit * price }),
-  )
+  chargeSender(transaction, state, transaction.gasLimit * price)
   const authorizationRefund = await applyAuthorizations(transaction, state, environment)
 
   const result = await evm.runCall({

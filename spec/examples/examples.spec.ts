@@ -27,7 +27,9 @@ describe("README: its examples are this folder's tested code", () => {
 
   it('the CI smoke check passes against `npx preconf-devnet`, the command the README shows', async function () {
     this.timeout(30_000)
-    const node = spawn('npx', ['preconf-devnet', '--port', '0', '--silent'], { cwd: new URL('../..', import.meta.url), stdio: ['ignore', 'pipe', 'inherit'] })
+    // Its own process group, so the node npx starts is stopped along with npx.
+    const node = spawn('npx', ['preconf-devnet', '--port', '0', '--silent'], { cwd: new URL('../..', import.meta.url), stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+    const exited = new Promise((resolve) => node.on('exit', resolve))
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let output = ''
@@ -41,7 +43,8 @@ describe("README: its examples are this folder's tested code", () => {
       const { preconfirmedMs, sealedMs } = await smokeCheck(url)
       expect(preconfirmedMs).to.be.below(sealedMs)
     } finally {
-      node.kill('SIGTERM')
+      process.kill(-node.pid!, 'SIGTERM')
+      await exited
     }
   })
 })

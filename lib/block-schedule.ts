@@ -71,9 +71,10 @@ export class BlockSchedule {
   }
 
   /**
-   * The timestamp (seconds) of the block opening now, after a parent stamped `parentTimestamp`:
-   * a one-off override if set, else parent + interval if set, else its scheduled seal time plus
-   * the offset; never at or before its parent's.
+   * The timestamp (seconds) of the block opening now (or re-stamped), after a parent stamped
+   * `parentTimestamp`: a one-off override if set (or the one the open block already took), else
+   * parent + interval if set, else its scheduled seal time plus the offset; never at or before
+   * its parent's.
    */
   timestampAfter(parentTimestamp: bigint): bigint {
     let timestamp: bigint
@@ -81,6 +82,9 @@ export class BlockSchedule {
       timestamp = this.nextTimestamp
       this.nextTimestamp = undefined
       this.openOverride = timestamp
+    } else if (this.openOverride !== undefined) {
+      // Re-stamping the open block: an explicit timestamp it was given stays.
+      timestamp = this.openOverride
     } else if (this.timestampInterval !== undefined) {
       timestamp = parentTimestamp + this.timestampInterval
     } else {

@@ -9,7 +9,7 @@ import type { BlockStore } from './blocks/block-store.ts'
 import { blockSize } from './blocks/block-size.ts'
 import { mergeBloom, BLOOM_BYTES } from './blocks/bloom.ts'
 import { nextBaseFee } from './blocks/base-fee.ts'
-import { EMPTY_REQUESTS_HASH, EMPTY_TRIE_ROOT, hashHeader, type BlockHeader } from './blocks/header.ts'
+import { emptyRequestsHash, EMPTY_TRIE_ROOT, hashHeader, type BlockHeader } from './blocks/header.ts'
 import { encodeReceipt } from './blocks/receipt.ts'
 import { keccak256 } from './crypto/keccak.ts'
 import type { BlockContext } from './execution/block-context.ts'
@@ -35,8 +35,15 @@ export interface Preconfirmation {
   readonly index: number
   /** The transactions new in this tick (possibly none). */
   readonly transactions: readonly IncludedTransaction[]
-  /** Pool transactions dropped because they can no longer execute (e.g. unpayable). */
-  readonly dropped: readonly PooledTransaction[]
+  /** Pool transactions dropped because they could not execute, with why. */
+  readonly dropped: readonly DroppedTransaction[]
+}
+
+/** A transaction the builder took out of the pool without including it. */
+export interface DroppedTransaction {
+  readonly transaction: PooledTransaction
+  /** e.g. `insufficient funds for gas * price + value`, `nonce below the state's`. */
+  readonly reason: string
 }
 
 /** The parts of a chain the builder works on. */
@@ -91,8 +98,10 @@ export class BlockBuilder {
         logCount += receipt.logs.length
         queue.shift()
       } catch (error) {
-        if (!(error instanceof UnexecutableTransactionError)) throw error
-        dropped.push(transaction)
+        // Unexecutable now, or an execution the devnet cannot perform: either way it leaves the
+        // pool rather than block every later tick.
+        const reason = error instanceof UnexecutableTransactionError ? error.message : `execution failed: ${(error as Error).message}`
+        dropped.push({ transaction, reason })
         queue.pop()
       }
     }
@@ -100,7 +109,7 @@ export class BlockBuilder {
     // Commit the tick at once: readers see all of it or none of it.
     tick.mergeInto(pending.state)
     for (const { transaction } of included) pool.remove(transaction)
-    for (const transaction of dropped) pool.remove(transaction)
+    for (const { transaction } of dropped) pool.remove(transaction)
     const index = pending.ticks
     pending.append(included, gasUsed, logCount)
     return { blockNumber: context.number, index, transactions: included, dropped }
@@ -136,14 +145,10 @@ export class BlockBuilder {
       blobGasUsed: 0n,
       excessBlobGas: 0n,
       parentBeaconBlockRoot: new Uint8Array(32),
-      requestsHash: EMPTY_REQUESTS_HASH,
+      requestsHash: emptyRequestsHash(this.parts.options.hardfork),
     }
-    const block: SealedBlock = {
-      header,
-      hash: hashHeader(header),
-      transactions: pending.transactions,
-      size: blockSize(header, rawTransactions),
-    }
+    const { hash, encodedLength } = hashHeader(header)
+    const block: SealedBlock = { header, hash, transactions: pending.transactions, size: blockSize(encodedLength, rawTransactions) }
     blocks.append(block)
     const sealed = this.pending
     this.pending = this.open(nextTimestamp)
@@ -152,12 +157,14 @@ export class BlockBuilder {
   }
 
   /** Removes pool transactions whose nonce the pending state has passed (e.g. after `setNonce`). */
-  private dropStale(nonceOf: (sender: Address) => bigint): PooledTransaction[] {
-    const stale: PooledTransaction[] = []
+  private dropStale(nonceOf: (sender: Address) => bigint): DroppedTransaction[] {
+    const stale: DroppedTransaction[] = []
     const { pool } = this.parts
     for (const sender of pool.senders()) {
       const nonce = nonceOf(sender)
-      for (const { transaction } of pool.fromSender(sender)) if (transaction.nonce < nonce) stale.push(transaction)
+      for (const { transaction } of pool.fromSender(sender)) {
+        if (transaction.nonce < nonce) stale.push({ transaction, reason: `nonce ${transaction.nonce} below the state's ${nonce}` })
+      }
     }
     return stale
   }

@@ -44,7 +44,7 @@ import { checkAgainstState, checkIntrinsic } from './txpool/admission.ts'
 import { decodeTransaction, hashTransaction, toPooledTransaction } from './txpool/decode.ts'
 import type { PooledTransaction } from './txpool/pooled-transaction.ts'
 import { TxPool } from './txpool/txpool.ts'
-import type { Address, BlockTag, Hash, Hex } from './types.ts'
+import { ZERO_ADDRESS, type Address, type BlockTag, type Hash, type Hex } from './types.ts'
 
 /** The events of a chain (the server turns them into subscriptions). */
 export interface ChainEvents {
@@ -54,6 +54,8 @@ export interface ChainEvents {
   preconfirmation: [preconfirmation: Preconfirmation]
   /** A block was sealed. */
   block: [block: SealedBlock]
+  /** The clock finished moving (to `now`, ms), after the ticks and seals on the way. */
+  time: [now: number]
 }
 
 /** A block a read resolves to: the pre-confirmed one, or a sealed one. */
@@ -81,8 +83,6 @@ export type CallParameters = {
   input?: Hex
   accessList?: ReadonlyArray<{ address: Address; storageKeys: readonly Hex[] }>
 }
-
-const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
 
 /** Runs tasks one after another, so no two engine mutations (or EVM runs) interleave. */
 function createSerializer() {
@@ -158,6 +158,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const timeline: Timeline = {
       nextDueAt: () => (this.miningMode === 'auto' ? Number.POSITIVE_INFINITY : this.schedule.nextDueAt()),
       fireNext: () => this.fireNext(),
+      moved: (now) => this.emit('time', now),
     }
     this.controlledClock = createClock(options.clock, start, timeline, this.serialize)
     this.clock = this.controlledClock
@@ -198,14 +199,18 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * The nonce of `address` at `block`. At `pending` it also counts the sender's mempool
-   * transactions without a gap, as geth's pending nonce does.
+   * The nonce of `address` at `block`, as a number (as viem returns it). At `pending` it also
+   * counts the sender's mempool transactions without a gap, as geth's pending nonce does.
    */
   async getTransactionCount(address: string, block: BlockTag = 'latest'): Promise<number> {
-    const key = parseAddress(address, '0 (address)')
-    const resolved = this.resolveBlock(parseBlockTag(block, '1 (block)'))
-    const nonce = this.viewOf(resolved).getAccount(key)?.nonce ?? 0n
-    return Number(resolved.pending === undefined ? nonce : this.pool.pendingNonce(key, nonce))
+    return Number(this.nonceAt(parseAddress(address, '0 (address)'), parseBlockTag(block, '1 (block)')))
+  }
+
+  /** The nonce of `address` at a parsed block (`eth_getTransactionCount`, exact). */
+  nonceAt(address: Address, block: BlockSelector): bigint {
+    const resolved = this.resolveBlock(block)
+    const nonce = this.viewOf(resolved).getAccount(address)?.nonce ?? 0n
+    return resolved.pending === undefined ? nonce : this.pool.pendingNonce(address, nonce)
   }
 
   /**
@@ -225,8 +230,13 @@ export class Chain extends EventEmitter<ChainEvents> {
     })
   }
 
-  /** The least gas `request` needs at `block`, found as geth's eth_estimateGas does. */
-  estimateGas(request: CallRequest, block: BlockSelector): Promise<bigint> {
+  /** The least gas `request` needs at `block` (default `pending`), found as geth's eth_estimateGas does. */
+  estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
+    return this.estimate(parseCallRequest(request, '0 (call)'), parseBlockTag(block, '1 (block)'))
+  }
+
+  /** {@link estimateGas} for a parsed request and block (the RPC layer's entry). */
+  estimate(request: CallRequest, block: BlockSelector): Promise<bigint> {
     return this.serialize(async () => {
       const resolved = this.resolveBlock(block)
       const view = this.viewOf(resolved)
@@ -246,7 +256,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */
   sendRawTransaction(raw: Hex | Uint8Array): Promise<Hash> {
-    const bytes = typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw
+    const bytes = typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw.slice()
     return this.serialize(async () => {
       const hash = hashTransaction(bytes)
       this.rejectKnown(hash)
@@ -255,56 +265,62 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * Signs `request` with the key of its `from` dev account and submits it (`eth_sendTransaction`).
-   * Missing fields are filled as wallets do: the pending nonce, an estimate at `pending`, a
-   * 1 gwei tip and a fee cap of twice the pending base fee plus the tip (or a legacy
-   * transaction when `gasPrice` is given).
+   * Signs `request` with the key of its `from` dev account (or, for an impersonated account,
+   * without one) and submits it (`eth_sendTransaction`). Missing fields are filled as wallets
+   * do: the pending nonce, an estimate at `pending`, a 1 gwei tip and a fee cap of twice the
+   * pending base fee plus the tip (or a legacy transaction when `gasPrice` is given).
    */
-  async sendTransaction(request: CallRequest & { readonly nonce?: bigint }): Promise<Hash> {
+  sendTransaction(request: CallParameters & { readonly nonce?: Hex | bigint }): Promise<Hash> {
+    return this.submitTransaction(parseCallRequest(request, '0 (transaction)'))
+  }
+
+  /** {@link sendTransaction} for a parsed request (the RPC layer's entry). */
+  async submitTransaction(request: CallRequest & { readonly nonce?: bigint }): Promise<Hash> {
     const from = request.from
     if (from === undefined) throw new InvalidParamsError('invalid argument 0 (transaction): from is required')
     const account = this.accounts.find((candidate) => candidate.address.toLowerCase() === from)
     if (account === undefined && !this.impersonated.has(from)) throw new ResourceNotFoundError('unknown account')
-    const pending = this.builder.pending
-    const gas = request.gas ?? (await this.estimateGas(request, { tag: 'pending' }))
-    const cap = request.maxFeePerGas
-    const suggestedTip = cap !== undefined && cap < SUGGESTED_PRIORITY_FEE ? cap : SUGGESTED_PRIORITY_FEE
-    const tip = request.maxPriorityFeePerGas ?? suggestedTip
-    const fields = {
-      nonce: request.nonce ?? this.pool.pendingNonce(from, pending.state.getAccount(from)?.nonce ?? 0n),
-      to: request.to,
-      value: request.value ?? 0n,
-      data: request.data ?? new Uint8Array(0),
-      gas,
-      gasPrice: request.gasPrice,
-      maxFeePerGas: cap ?? suggestedFeeCap(pending.context.baseFeePerGas, tip),
-      maxPriorityFeePerGas: tip,
-      accessList: request.accessList ?? [],
-    }
-    const common = this.environment.transactionCommon
-    // ethereumjs refuses out-of-range fields (nonce ≥ 2^64 - 1, gas × fee cap ≥ 2^256, …): bad params, not bugs.
-    const build = <T>(make: () => T): T => {
+    const gas = request.gas ?? (await this.estimate(request, { tag: 'pending' }))
+    // Nonce and fees are chosen, and the transaction admitted, in one step: two concurrent
+    // sends from one account get consecutive nonces.
+    return this.serialize(async () => {
+      const pending = this.builder.pending
+      const cap = request.maxFeePerGas
+      const tip = request.maxPriorityFeePerGas ?? (cap !== undefined && cap < SUGGESTED_PRIORITY_FEE ? cap : SUGGESTED_PRIORITY_FEE)
+      if (cap !== undefined && tip > cap) throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
+      const fields = {
+        nonce: request.nonce ?? this.pool.pendingNonce(from, pending.state.getAccount(from)?.nonce ?? 0n),
+        to: request.to,
+        value: request.value ?? 0n,
+        data: request.data ?? new Uint8Array(0),
+        gas,
+        gasPrice: request.gasPrice,
+        maxFeePerGas: cap ?? suggestedFeeCap(pending.context.baseFeePerGas, tip),
+        maxPriorityFeePerGas: tip,
+        accessList: request.accessList ?? [],
+      }
+      const common = this.environment.transactionCommon
+      let tx
       try {
-        return make()
+        tx = account !== undefined ? signTransaction(fields, account.privateKey, common) : impersonatedTransaction(fields, from, common)
       } catch (error) {
+        // ethereumjs refuses out-of-range fields (nonce ≥ 2^64 - 1, gas × fee cap ≥ 2^256, …).
         throw new InvalidParamsError(`invalid argument 0 (transaction): ${(error as Error).message.replace(/ \(tx type=.*$/, '')}`)
       }
-    }
-    // The sender is known (we signed, or it is impersonated): no recovery needed.
-    const tx = build(() => (account !== undefined ? signTransaction(fields, account.privateKey, common) : impersonatedTransaction(fields, from, common)))
-    const raw = tx.serialize()
-    return this.serialize(async () => {
+      const raw = tx.serialize()
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
+      // The sender is known (we signed, or it is impersonated): no recovery needed.
       return this.admit(toPooledTransaction(raw, hash, tx, createAddressFromString(from), account === undefined))
     })
   }
 
   /**
    * Resolves when the transaction `hash` is pre-confirmed (or sealed). Rejects with code 4
-   * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it, or as soon as
-   * the transaction leaves the mempool unexecuted. Time is the chain's clock: under the manual
-   * clock the wait ends only as the clock is advanced.
+   * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it (checked at
+   * every tick, seal and clock move), or as soon as the transaction leaves the mempool
+   * unexecuted. Time is the chain's clock: under the manual clock the wait ends only as the
+   * clock is advanced.
    */
   waitForPreconfirmation(hash: Hash, timeoutMs: number): Promise<ExecutedLocation> {
     const deadline = this.clock.now() + timeoutMs
@@ -322,9 +338,11 @@ export class Chain extends EventEmitter<ChainEvents> {
       const stop = (): void => {
         this.off('preconfirmation', check)
         this.off('block', check)
+        this.off('time', check)
       }
       this.on('preconfirmation', check)
       this.on('block', check)
+      this.on('time', check)
       check()
     })
   }

@@ -12,10 +12,13 @@ export interface Timeline {
   nextDueAt(): number
   /** Runs the next event; the clock has just been moved to its due time. */
   fireNext(): Promise<void>
+  /** The clock has finished moving to `now` (after the events on the way). */
+  moved(now: number): void
 }
 
 /** The chain's clock. */
 export interface Clock {
+  /** `manual` or `realtime`. */
   readonly mode: ClockMode
   /** Current virtual time, ms since the Unix epoch. */
   now(): number
@@ -44,11 +47,14 @@ export type Serializer = <T>(task: () => Promise<T>) => Promise<T>
 /** A clock starting at `startMs`, driving `timeline`; `serialize` orders each event among other work. */
 export function createClock(mode: ClockMode, startMs: number, timeline: Timeline, serialize: Serializer): ChainClock {
   let now = startMs
+  /** Where the advances asked for so far end: concurrent advances add up rather than overlap. */
+  let requested = startMs
   let driver: NodeJS.Timeout | undefined
 
   async function advance(ms: number): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance the clock by ${ms} ms`)
-    const target = now + ms
+    requested = Math.max(requested, now) + ms
+    const target = requested
     for (;;) {
       const fired = await serialize(async () => {
         const due = timeline.nextDueAt()
@@ -60,6 +66,7 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
       if (!fired) break
     }
     if (target > now) now = target
+    timeline.moved(now)
   }
 
   const clock: ChainClock = {
@@ -69,6 +76,7 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
     advance,
     restore(ms) {
       now = ms
+      requested = ms
     },
     stop() {
       if (driver !== undefined) clearTimeout(driver)
@@ -84,7 +92,12 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
       const wall = wallTimeMs()
       const elapsed = wall - wallAtNow
       wallAtNow = wall
-      if (elapsed > 0) await advance(elapsed)
+      try {
+        if (elapsed > 0) await advance(elapsed)
+      } catch (error) {
+        // A failing tick must not stop time; report it and carry on.
+        process.emitWarning(error as Error)
+      }
       if (driver === undefined) return
       driver = setTimeout(wake, delay()).unref()
     }

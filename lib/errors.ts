@@ -167,7 +167,7 @@ export class InvalidInputError extends RPCError {
   }
 }
 
-/** -32000 for a well-formed request the devnet cannot serve (unknown snapshot id, …). */
+/** -32000 for a well-formed request naming something the devnet does not have (an unknown block hash or account). */
 export class ResourceNotFoundError extends RPCError {
   override name = 'ResourceNotFoundError'
   constructor(message: string) {

@@ -3,7 +3,7 @@ import type { DevAccount } from './accounts/dev-accounts.ts'
 import type { SealedBlock } from './blocks/block.ts'
 import { blockSize } from './blocks/block-size.ts'
 import { BLOOM_BYTES } from './blocks/bloom.ts'
-import { EMPTY_REQUESTS_HASH, EMPTY_TRIE_ROOT, hashHeader, type BlockHeader } from './blocks/header.ts'
+import { emptyRequestsHash, EMPTY_TRIE_ROOT, hashHeader, type BlockHeader } from './blocks/header.ts'
 import type { ResolvedChainOptions } from './options.ts'
 import { withAccountFields } from './state/account.ts'
 import type { StateHistory } from './state/state-history.ts'
@@ -40,7 +40,8 @@ export function createGenesis(
     blobGasUsed: 0n,
     excessBlobGas: 0n,
     parentBeaconBlockRoot: new Uint8Array(32),
-    requestsHash: EMPTY_REQUESTS_HASH,
+    requestsHash: emptyRequestsHash(options.hardfork),
   }
-  return { header, hash: hashHeader(header), transactions: [], size: blockSize(header, []) }
+  const { hash, encodedLength } = hashHeader(header)
+  return { header, hash, transactions: [], size: blockSize(encodedLength, []) }
 }

@@ -86,7 +86,7 @@ function define<Input, Value>(definition: OptionDefinition<Input, Value>): Optio
 }
 
 /** The default genesis timestamp under the manual clock: 2025-01-01T00:00:00Z. */
-export const MANUAL_GENESIS_TIMESTAMP = 1_735_689_600
+const MANUAL_GENESIS_TIMESTAMP = 1_735_689_600
 
 /** The options of a chain. */
 export const chainOptions = {

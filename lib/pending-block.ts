@@ -14,10 +14,13 @@ import type { Hash } from './types.ts'
 export class PendingBlock {
   /** The overlay: every write of the pre-confirmed transactions, over the head state. */
   readonly state: StateLayer
+  /** The transactions pre-confirmed so far, in order. */
   readonly transactions: IncludedTransaction[] = []
   /** The pre-confirmed transactions by hash. */
   readonly transactionsByHash = new Map<Hash, IncludedTransaction>()
+  /** Gas used by the pre-confirmed transactions. */
   gasUsed = 0n
+  /** Logs emitted by the pre-confirmed transactions (the next log's index). */
   logCount = 0
   /** Pre-confirmation ticks run so far; the next one gets this flashblock index. */
   ticks = 0
@@ -25,6 +28,7 @@ export class PendingBlock {
 
   constructor(
     context: BlockContext,
+    /** The head it builds on. */
     readonly parentHash: Hash,
     head: StateView,
     private readonly undoLog?: UndoLog,

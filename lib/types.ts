@@ -9,6 +9,9 @@ export type Hex = `0x${string}`
 /** A 20-byte address as 0x-prefixed hex; the engine's canonical form is lowercase. */
 export type Address = `0x${string}`
 
+/** The zero address: the default `from` of calls. */
+export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000'
+
 /** A 32-byte hash as 0x-prefixed lowercase hex. */
 export type Hash = `0x${string}`
 

@@ -45,7 +45,7 @@ const defaultMnemonicAccounts: ReadonlyArray<readonly [Address, Hex]> = [
 ]
 
 /** EIP-55 checksummed form of a lowercase address. */
-export function toChecksumAddress(address: Address): Address {
+function toChecksumAddress(address: Address): Address {
   const hex = address.slice(2).toLowerCase()
   const hash = keccak256(new TextEncoder().encode(hex))
   let out = '0x'
@@ -57,7 +57,7 @@ export function toChecksumAddress(address: Address): Address {
 }
 
 /** The address of a private key. */
-export function privateKeyToAddress(privateKey: Uint8Array): Address {
+function privateKeyToAddress(privateKey: Uint8Array): Address {
   const publicKey = secp256k1.getPublicKey(privateKey, false).subarray(1)
   return toChecksumAddress(bytesToHex(keccak256(publicKey).subarray(12)) as Address)
 }

@@ -1,5 +1,4 @@
 /** The length of a block's RLP encoding, for the `size` field of `eth_getBlockBy*`. */
-import { encodeHeader, type BlockHeader } from './header.ts'
 
 /** Bytes taken by an RLP item of `payload` bytes (string or list: both prefixes have the same size). */
 function rlpLength(payload: number, singleByte = false): number {
@@ -10,13 +9,13 @@ function rlpLength(payload: number, singleByte = false): number {
   return 1 + lengthBytes + payload
 }
 
-/** Size of rlp([header, transactions, ommers = [], withdrawals = []]). */
-export function blockSize(header: BlockHeader, rawTransactions: readonly Uint8Array[]): number {
+/** Size of rlp([header, transactions, ommers = [], withdrawals = []]), given the header's RLP length. */
+export function blockSize(headerLength: number, rawTransactions: readonly Uint8Array[]): number {
   let transactions = 0
   for (const raw of rawTransactions) {
     // Legacy transactions are RLP lists already; typed envelopes are wrapped as byte strings.
     transactions += raw[0] >= 0xc0 ? raw.length : rlpLength(raw.length, raw.length === 1 && raw[0] < 0x80)
   }
-  const body = encodeHeader(header).length + rlpLength(transactions) + rlpLength(0) + rlpLength(0)
+  const body = headerLength + rlpLength(transactions) + rlpLength(0) + rlpLength(0)
   return rlpLength(body)
 }

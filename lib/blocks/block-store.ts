@@ -5,7 +5,9 @@ import type { IncludedTransaction, SealedBlock } from './block.ts'
 
 /** Where a sealed transaction is. */
 export interface SealedTransaction {
+  /** The block that holds it. */
   readonly block: SealedBlock
+  /** The transaction, its receipt and its index there. */
   readonly included: IncludedTransaction
 }
 

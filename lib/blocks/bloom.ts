@@ -7,7 +7,7 @@ import type { Log } from './receipt.ts'
 export const BLOOM_BYTES = 256
 
 /** Sets the three bits `value` selects. */
-export function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
+function addToBloom(bloom: Uint8Array, value: Uint8Array): void {
   const hash = keccak256(value)
   for (let i = 0; i < 6; i += 2) {
     const bit = ((hash[i] << 8) | hash[i + 1]) & 2047

@@ -1,11 +1,11 @@
-/** Block headers (Prague layout) and their hash. */
+/** Block headers and their hash. */
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Address, Hash } from '../types.ts'
 
-/** A sealed block's header, field for field as hashed. */
+/** A sealed block's header (Cancun and later layouts), field for field as hashed. */
 export interface BlockHeader {
   readonly parentHash: Uint8Array
   readonly coinbase: Address
@@ -26,7 +26,8 @@ export interface BlockHeader {
   readonly blobGasUsed: bigint
   readonly excessBlobGas: bigint
   readonly parentBeaconBlockRoot: Uint8Array
-  readonly requestsHash: Uint8Array
+  /** EIP-7685, from Prague on (absent under Cancun). */
+  readonly requestsHash: Uint8Array | undefined
 }
 
 /** keccak256(rlp([])): no ommers since the merge. */
@@ -34,13 +35,18 @@ export const EMPTY_OMMERS_HASH = KECCAK256_RLP_ARRAY
 /** The root of an empty trie (no transactions, receipts or withdrawals). */
 export const EMPTY_TRIE_ROOT = KECCAK256_RLP
 /** EIP-7685 requests hash of a block without requests: sha256 of nothing. */
-export const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0))
+const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0))
+
+/** The requests hash of a block without requests under `hardfork` (none before Prague). */
+export function emptyRequestsHash(hardfork: string): Uint8Array | undefined {
+  return hardfork === 'cancun' ? undefined : EMPTY_REQUESTS_HASH
+}
 const ZERO_NONCE = new Uint8Array(8)
 const ZERO_DIFFICULTY = new Uint8Array(0)
 
 /** The header's RLP, in consensus field order. */
 export function encodeHeader(header: BlockHeader): Uint8Array {
-  return RLP.encode([
+  const fields = [
     header.parentHash,
     EMPTY_OMMERS_HASH,
     hexToBytes(header.coinbase),
@@ -61,11 +67,13 @@ export function encodeHeader(header: BlockHeader): Uint8Array {
     header.blobGasUsed,
     header.excessBlobGas,
     header.parentBeaconBlockRoot,
-    header.requestsHash,
-  ])
+  ]
+  if (header.requestsHash !== undefined) fields.push(header.requestsHash)
+  return RLP.encode(fields)
 }
 
-/** The block hash: keccak256 of the header's RLP, as lowercase hex. */
-export function hashHeader(header: BlockHeader): Hash {
-  return bytesToHex(keccak256(encodeHeader(header))) as Hash
+/** The block hash (keccak256 of the header's RLP, as lowercase hex) and the RLP's length. */
+export function hashHeader(header: BlockHeader): { hash: Hash; encodedLength: number } {
+  const encoded = encodeHeader(header)
+  return { hash: bytesToHex(keccak256(encoded)) as Hash, encodedLength: encoded.length }
 }

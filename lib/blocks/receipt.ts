@@ -25,7 +25,7 @@ export interface TransactionReceipt {
   readonly effectiveGasPrice: bigint
   readonly logs: readonly Log[]
   readonly logsBloom: Uint8Array
-  /** The created contract, for a deployment that succeeded. */
+  /** The address a creation transaction deployed to (or would have: geth reports it either way). */
   readonly contractAddress: Address | undefined
   /** Position of this receipt's first log in the block's log list. */
   readonly firstLogIndex: number

@@ -186,6 +186,16 @@ export class DevnetEVM extends EVM {
 /** Reads block hashes for the BLOCKHASH opcode. */
 export type BlockHashSource = (blockNumber: number) => Uint8Array | undefined
 
+/**
+ * The KZG point-evaluation precompile (0x0a) needs a trusted setup the devnet does not ship
+ * (it takes no blob transactions): calls to it fail as with invalid inputs, consuming the gas.
+ */
+const unavailablePointEvaluation: PrecompileFunc = (input) => ({
+  returnValue: new Uint8Array(0),
+  executionGasUsed: input.gasLimit,
+  exceptionError: new EVMError(EVMError.errorMessages.INVALID_INPUTS),
+})
+
 /** A DevnetEVM over `state`, with BLOCKHASH answered by `blockHash`. */
 export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHash: BlockHashSource): DevnetEVM {
   const blockchain: EVMMockBlockchainInterface = {
@@ -197,5 +207,11 @@ export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHas
     shallowCopy: () => blockchain,
   }
   // createEVM() would also build a default state manager and blockchain we do not use.
-  return new DevnetEVM({ common, stateManager: state, blockchain, bn254: new NobleBN254() })
+  return new DevnetEVM({
+    common,
+    stateManager: state,
+    blockchain,
+    bn254: new NobleBN254(),
+    customPrecompiles: [{ address: '0x000000000000000000000000000000000000000a', function: unavailablePointEvaluation }],
+  })
 }

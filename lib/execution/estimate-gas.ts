@@ -5,6 +5,7 @@
  */
 import { TransactionRejectedError, TransactionRejection, ExecutionFailedError } from '../errors.ts'
 import { callResultOrThrow, type CallOutcome, type CallRequest } from './run-call.ts'
+import { PLAIN_TRANSFER_GAS } from './run-transaction.ts'
 
 /** Runs the request with a given gas limit. */
 export type GasProbe = (gas: bigint) => Promise<CallOutcome>
@@ -12,12 +13,11 @@ export type GasProbe = (gas: bigint) => Promise<CallOutcome>
 /** geth's estimateGasErrorRatio. */
 const ERROR_RATIO = 0.015
 const CALL_STIPEND = 2300n
-const PLAIN_TRANSFER_GAS = 21000n
 
 /** What the estimate needs to know besides the probe. */
 export interface EstimateContext {
   readonly request: CallRequest
-  /** The pending block's gas limit: the cap when the request names no gas. */
+  /** The block's gas limit: the cap when the request names no gas. */
   readonly blockGasLimit: bigint
   /** The sender's balance, to cap gas by what it can pay. */
   readonly balance: bigint

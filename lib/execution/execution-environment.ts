@@ -5,10 +5,12 @@ import type { DevnetEVM } from './devnet-evm.ts'
 
 /** Everything needed to run transactions and calls on a chain. */
 export interface ExecutionEnvironment {
+  /** The EVM every transaction and call of the chain runs on (one run at a time). */
   readonly evm: DevnetEVM
   /** The EVM's state manager; attach a layer before each run. */
   readonly state: EVMStateAdapter
   /** The Common transactions are decoded with (holds the transaction gas parameters). */
   readonly transactionCommon: Common
+  /** The chain id, for EIP-7702 authorizations. */
   readonly chainId: bigint
 }

@@ -3,18 +3,19 @@
  * requested state, with geth's rules for calls (no nonce check, fees only if given, intrinsic
  * gas charged, base fee not enforced).
  */
-import { bytesToHex, createAddressFromString, createZeroAddress } from '@ethereumjs/util'
+import { bytesToHex, createAddressFromString } from '@ethereumjs/util'
 import type { EVMError } from '@ethereumjs/evm'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import type { StateView } from '../state/state-view.ts'
-import type { Address, Hex } from '../types.ts'
+import { ZERO_ADDRESS, type Address, type Hex } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
+import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
 /** geth's RPCGasCap: the gas an `eth_call` gets when it names none, and the most it may name. */
-export const DEFAULT_CALL_GAS = 50_000_000n
+const DEFAULT_CALL_GAS = 50_000_000n
 
 /** A message to run without a transaction (the fields of `eth_call`). */
 export interface CallRequest {
@@ -104,7 +105,7 @@ export async function runCall(
   environment: ExecutionEnvironment,
 ): Promise<CallOutcome> {
   const { evm } = environment
-  const from = request.from ?? '0x0000000000000000000000000000000000000000'
+  const from = request.from ?? ZERO_ADDRESS
   // geth caps a call's gas at RPCGasCap (its default is the cap itself).
   const gas = request.gas === undefined || request.gas > DEFAULT_CALL_GAS ? DEFAULT_CALL_GAS : request.gas
   const value = request.value ?? 0n
@@ -125,28 +126,18 @@ export async function runCall(
   }
   if (price > 0n) layer.putAccount(from, withAccountFields(sender, { balance: balance - gas * price }))
 
-  const { journal } = evm
-  journal.cleanJournal()
-  for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
-  journal.addAlwaysWarmAddress(from)
-  if (request.to !== undefined) journal.addAlwaysWarmAddress(request.to)
-  journal.addAlwaysWarmAddress(block.coinbase)
-  for (const entry of request.accessList ?? []) {
-    const address = entry.address.slice(2)
-    journal.addAlwaysWarmAddress(address)
-    for (const key of entry.storageKeys) journal.addAlwaysWarmSlot(address, key.slice(2).padStart(64, '0'))
-  }
+  prepareRun(evm, from, request.to, block.coinbase, request.accessList ?? [])
 
   const result = await evm.runCall({
     block: toEVMBlock(block),
     gasPrice: price,
-    caller: from === '0x0000000000000000000000000000000000000000' ? createZeroAddress() : createAddressFromString(from),
+    caller: createAddressFromString(from),
     gasLimit: gas - intrinsic,
     to: request.to === undefined ? undefined : createAddressFromString(request.to),
     value,
     data: request.data,
   })
-  journal.cleanJournal()
+  evm.journal.cleanJournal()
   const execution = result.execResult
   const peakGasUsed = execution.executionGasUsed + intrinsic
   const refund = execution.gasRefund ?? 0n

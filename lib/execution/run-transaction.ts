@@ -5,21 +5,23 @@
  * coinbase, EIP-6780 self-destructs and EIP-161 cleanup. Plain value transfers between
  * accounts without code take a direct path with the same result.
  */
-import { BIGINT_0, bytesToBigInt, bytesToHex, bytesToUnprefixedHex, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
+import { BIGINT_0, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, generateAddress, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { isEmptyAccount, withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
-import type { PooledTransaction } from '../txpool/pooled-transaction.ts'
+import { effectiveTip, type PooledTransaction } from '../txpool/pooled-transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
+import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
 /** EIP-7702: code of a delegated account starts with these bytes, then the delegate's address. */
-export const DELEGATION_PREFIX = Uint8Array.of(0xef, 0x01, 0x00)
+const DELEGATION_PREFIX = Uint8Array.of(0xef, 0x01, 0x00)
 const ZERO_ADDRESS_BYTES = new Uint8Array(20)
-const PLAIN_TRANSFER_GAS = 21000n
+/** The gas of a plain transfer: the base cost of every transaction. */
+export const PLAIN_TRANSFER_GAS = 21000n
 const MAX_REFUND_QUOTIENT = 5n
 
 /** A transaction that cannot be included in this block any more (the builder drops it). */
@@ -37,10 +39,8 @@ export interface BlockPosition {
 
 /** What the sender pays per gas in `block`, and how much of it goes to the coinbase. */
 function gasPrices(transaction: PooledTransaction, block: BlockContext): { price: bigint; tip: bigint } {
-  const { baseFeePerGas } = block
-  const headroom = transaction.maxFeePerGas - baseFeePerGas
-  const tip = headroom < transaction.maxPriorityFeePerGas ? headroom : transaction.maxPriorityFeePerGas
-  return { price: baseFeePerGas + tip, tip }
+  const tip = effectiveTip(transaction, block.baseFeePerGas)
+  return { price: block.baseFeePerGas + tip, tip }
 }
 
 /** geth's preCheck: the transaction must still fit the state it is about to run on. */
@@ -65,8 +65,9 @@ function checkExecutable(transaction: PooledTransaction, state: StateLayer, bloc
 
 /** Takes `amount` from the sender and bumps its nonce (the upfront part of every transaction). */
 function chargeSender(transaction: PooledTransaction, state: StateLayer, amount: bigint): void {
-  const sender = state.getAccount(transaction.sender)!
-  state.putAccount(transaction.sender, withAccountFields(sender, { nonce: sender.nonce + 1n, balance: sender.balance - amount }))
+  // The sender may not exist yet: a zero-fee, zero-value transaction at base fee 0.
+  const sender = state.getAccount(transaction.sender)
+  state.putAccount(transaction.sender, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: (sender?.balance ?? 0n) - amount }))
 }
 
 /** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
@@ -146,23 +147,6 @@ async function applyAuthorizations(transaction: PooledTransaction, state: StateL
   return refund
 }
 
-function warmAddresses(transaction: PooledTransaction, block: BlockContext, environment: ExecutionEnvironment): void {
-  const { journal } = environment.evm
-  journal.cleanJournal()
-  for (const address of environment.evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
-  journal.addAlwaysWarmAddress(transaction.sender)
-  if (transaction.to !== undefined) journal.addAlwaysWarmAddress(transaction.to)
-  journal.addAlwaysWarmAddress(block.coinbase)
-  const { tx } = transaction
-  if ('accessList' in tx) {
-    for (const [address, slots] of tx.accessList) {
-      const key = bytesToUnprefixedHex(address)
-      journal.addAlwaysWarmAddress(key, true)
-      for (const slot of slots) journal.addAlwaysWarmSlot(key, bytesToUnprefixedHex(slot), true)
-    }
-  }
-}
-
 /** The general path: the transaction runs in the EVM. */
 export async function runInEVM(
   transaction: PooledTransaction,
@@ -175,7 +159,8 @@ export async function runInEVM(
   const { tx } = transaction
   const { price, tip } = gasPrices(transaction, block)
   environment.state.attach(state)
-  warmAddresses(transaction, block, environment)
+  const accessList = 'accessList' in tx ? tx.accessList.map(([address, storageKeys]) => ({ address, storageKeys })) : []
+  prepareRun(evm, transaction.sender, transaction.to, block.coinbase, accessList)
 
   chargeSender(transaction, state, transaction.gasLimit * price)
   const authorizationRefund = await applyAuthorizations(transaction, state, environment)
@@ -198,8 +183,8 @@ export async function runInEVM(
   gasUsed -= refund < maxRefund ? refund : maxRefund
   if (gasUsed < transaction.floorDataGas) gasUsed = transaction.floorDataGas
 
-  const payer = state.getAccount(transaction.sender)!
-  state.putAccount(transaction.sender, withAccountFields(payer, { balance: payer.balance + (transaction.gasLimit - gasUsed) * price }))
+  const payer = state.getAccount(transaction.sender)
+  state.putAccount(transaction.sender, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (transaction.gasLimit - gasUsed) * price }))
   credit(state, block.coinbase, gasUsed * tip)
 
   for (const address of execution.selfdestruct?.keys() ?? []) {
@@ -209,7 +194,8 @@ export async function runInEVM(
 
   const failed = execution.exceptionError !== undefined
   const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
-  const contractAddress = tx.to === undefined && !failed ? (result.createdAddress?.toString() as Address) : undefined
+  // geth reports the address a creation would have used, whether or not it succeeded.
+  const contractAddress = tx.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
   return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position)
 }
 

@@ -3,7 +3,7 @@
  * they overlap. Every one is asynchronous: `await` it.
  *
  * ```ts
- * await expect(token.read.transfer([bob, 1n])).to.be.revertedWith('boom')
+ * await expect(reverter.read.revertWithReason(['boom'])).to.be.revertedWith('boom')
  * await expect(call()).to.be.revertedWithCustomError(Token.abi, 'InsufficientBalance').withArgs(alice, 0n, 1n)
  * await expect(hash).to.be.preconfirmed()          // or .sealedInBlock(), .inMempool()
  * await expect(() => send()).to.changeBalance(bob, 5n, 'pending')
@@ -25,7 +25,7 @@ interface AssertionLike {
   assert(condition: boolean, message: string, negatedMessage: string, expected?: unknown, actual?: unknown): void
 }
 
-/** A chai plugin: `chai.use(harness.chai)`. */
+/** A chai plugin: `chai.use(harness.chaiMatchers)`. */
 export type ChaiPlugin = (chai: ChaiLike, utils: unknown) => void
 
 /** An ABI (viem style) or a contract or interface with `parseError` (ethers style). */

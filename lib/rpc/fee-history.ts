@@ -28,7 +28,7 @@ function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
   let index = 0
   let sum = tips[0].gas
   for (const percentile of percentiles) {
-    const threshold = (Number(block.gasUsed) * percentile) / 100
+    const threshold = Math.floor((Number(block.gasUsed) * percentile) / 100)
     while (Number(sum) < threshold && index < tips.length - 1) {
       index++
       sum += tips[index].gas

@@ -10,7 +10,7 @@ import { EMPTY_OMMERS_HASH } from '../blocks/header.ts'
 import { encodeReceipt, type Log } from '../blocks/receipt.ts'
 import { orderedTrieRoot } from '../trie/ordered-trie.ts'
 import type { PendingBlock } from '../pending-block.ts'
-import type { PooledTransaction } from '../txpool/pooled-transaction.ts'
+import { effectiveTip, type PooledTransaction } from '../txpool/pooled-transaction.ts'
 import type { Hash } from '../types.ts'
 import { toData, toQuantity } from './hex.ts'
 
@@ -39,7 +39,7 @@ export function formatTransaction(transaction: PooledTransaction, at: InclusionP
     gas: toQuantity(transaction.gasLimit),
     gasPrice: toQuantity(
       type >= 2 && at !== undefined
-        ? at.baseFeePerGas + minimum(transaction.maxPriorityFeePerGas, transaction.maxFeePerGas - at.baseFeePerGas)
+        ? at.baseFeePerGas + effectiveTip(transaction, at.baseFeePerGas)
         : transaction.maxFeePerGas,
     ),
     hash: transaction.hash,
@@ -74,10 +74,6 @@ export function formatTransaction(transaction: PooledTransaction, at: InclusionP
   json.s = toQuantity(tx.s!)
   if (type !== 0) json.yParity = toQuantity(tx.v!)
   return json
-}
-
-function minimum(a: bigint, b: bigint): bigint {
-  return a < b ? a : b
 }
 
 /** A log as receipts, `eth_getLogs` and subscriptions return it. */
@@ -181,7 +177,7 @@ export function formatBlock(block: SealedBlock, fullTransactions: boolean): Reco
     blobGasUsed: toQuantity(header.blobGasUsed),
     excessBlobGas: toQuantity(header.excessBlobGas),
     parentBeaconBlockRoot: toData(header.parentBeaconBlockRoot),
-    requestsHash: toData(header.requestsHash),
+    ...(header.requestsHash === undefined ? {} : { requestsHash: toData(header.requestsHash) }),
     transactions: formatTransactions(block.transactions, fullTransactions, (included) => ({
       blockHash: block.hash,
       blockNumber: header.number,

@@ -28,11 +28,6 @@ export function invalidArgument(name: string, reason: string): InvalidParamsErro
   return new InvalidParamsError(`invalid argument ${name}: ${reason}`)
 }
 
-/** Whether `value` is a 0x-prefixed hex string (any length). */
-export function isHex(value: unknown): value is Hex {
-  return typeof value === 'string' && hexPattern.test(value)
-}
-
 /** A 20-byte address, lowercased (the engine's address key). */
 export function parseAddress(value: unknown, name: string): Address {
   if (typeof value !== 'string' || !addressPattern.test(value)) {
@@ -85,9 +80,4 @@ export function toData(bytes: Uint8Array): Hex {
 /** A 32-byte word on the wire (storage values). */
 export function toWord(value: bigint): Hex {
   return `0x${value.toString(16).padStart(64, '0')}`
-}
-
-/** Bytes from a hex string the engine produced itself (no validation). */
-export function fromHex(hex: Hex): Uint8Array {
-  return hexToBytes(hex)
 }

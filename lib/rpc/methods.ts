@@ -41,7 +41,7 @@ const hash = (name: string) => required(`${name} (hash)`, parseHash)
 export const CLIENT_VERSION = 'preconf-devnet/v0.1.0'
 
 /** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
-export const MAX_SYNC_TIMEOUT_MS = 6000
+const MAX_SYNC_TIMEOUT_MS = 6000
 
 /** The node's methods: what geth (and Base's flashblocks nodes) answer. */
 const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
@@ -59,16 +59,14 @@ const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
     [address('0'), required('1 (slot)', parseQuantityLike), block(2)],
     (chain, account, slot, selector) => chain.getStorageAt(account, slot, selectorToTag(selector)),
   ),
-  eth_getTransactionCount: method([address('0'), block(1)], async (chain, account, selector) =>
-    toQuantity(await chain.getTransactionCount(account, selectorToTag(selector))),
-  ),
+  eth_getTransactionCount: method([address('0'), block(1)], (chain, account, selector) => toQuantity(chain.nonceAt(account, selector))),
   eth_call: method(
     [required('0 (call)', parseCallRequest), block(1), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
     async (chain, request, selector) => toData(callResultOrThrow(await chain.simulate(request, selector))),
   ),
   eth_estimateGas: method(
     [required('0 (call)', parseCallRequest), block(1, 'pending'), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
-    async (chain, request, selector) => toQuantity(await chain.estimateGas(request, selector)),
+    async (chain, request, selector) => toQuantity(await chain.estimate(request, selector)),
   ),
   eth_sendRawTransaction: method([required('0 (transaction)', parseData)], (chain, raw) => chain.sendRawTransaction(raw)),
   eth_sendRawTransactionSync: method(
@@ -78,7 +76,7 @@ const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
       return formatLocationReceipt(await chain.waitForPreconfirmation(hash, timeoutMs))
     },
   ),
-  eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], (chain, request) => chain.sendTransaction(request)),
+  eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], (chain, request) => chain.submitTransaction(request)),
   eth_getLogs: method([required('0 (filter)', parseLogQuery)], (chain, query) => getLogs(chain, query)),
 
   eth_gasPrice: method([], (chain) => toQuantity(chain.pending.context.baseFeePerGas + SUGGESTED_PRIORITY_FEE)),
@@ -91,8 +89,7 @@ const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_getBlockByNumber: method([required('0 (block)', parseBlockTag), optional('1 (full transactions)', parseBoolean, () => false)], (chain, selector, full) => {
     if ('tag' in selector && selector.tag === 'pending') return formatPendingBlock(chain.pending, full)
     if ('number' in selector && selector.number > chain.blockNumber()) return null
-    const resolved = chain.resolveBlock(selector)
-    return resolved.sealed === undefined ? formatPendingBlock(resolved.pending, full) : formatBlock(resolved.sealed, full)
+    return formatBlock(chain.resolveBlock(selector).sealed!, full)
   }),
   eth_getBlockByHash: method([hash('0'), optional('1 (full transactions)', parseBoolean, () => false)], (chain, blockHash, full) => {
     const found = chain.blockByHash(blockHash)

@@ -13,7 +13,7 @@ const tagNames = new Set<string>(['latest', 'pending', 'safe', 'finalized', 'ear
 
 /** A QUANTITY given as hex, or (in-process) as a bigint or a safe integer. */
 export function parseQuantityLike(value: unknown, name: string): bigint {
-  if (typeof value === 'bigint' && value >= 0n) return value
+  if (typeof value === 'bigint' && value >= 0n && value < 2n ** 256n) return value
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
   return parseQuantity(value, name)
 }

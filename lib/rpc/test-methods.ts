@@ -12,9 +12,9 @@ import { parseQuantityLike } from './params.ts'
 const address = required('0 (address)', parseAddress)
 
 /** The most one `preconf_advanceClock` may move time: a day (every tick and seal in it runs). */
-export const MAX_ADVANCE_MS = 86_400_000
+const MAX_ADVANCE_MS = 86_400_000
 /** The most blocks one `anvil_mine` / `hardhat_mine` seals. */
-export const MAX_MINED_BLOCKS = 10_000
+const MAX_MINED_BLOCKS = 10_000
 
 function parseAdvance(value: unknown, name: string): number {
   const ms = parseSmallQuantity(value, name)

@@ -34,6 +34,7 @@ export function createActivityLog(chain: Chain, write: (line: string) => void): 
     write(`${clockTime(chain.clock.now())} requests  ${summary}`)
   }
   const onPreconfirmation = (preconfirmation: Preconfirmation): void => {
+    for (const { transaction, reason } of preconfirmation.dropped) write(`${clockTime(chain.clock.now())} dropped   ${shortHash(transaction.hash)}  ${reason}`)
     if (preconfirmation.transactions.length === 0) return
     flush()
     const hashes = preconfirmation.transactions.map(({ transaction }) => shortHash(transaction.hash)).join(' ')

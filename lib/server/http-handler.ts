@@ -8,7 +8,7 @@ import { InvalidRequestError, ParseError } from '../errors.ts'
 import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024
+const MAX_BODY_BYTES = 16 * 1024 * 1024
 
 const corsHeaders = {
   'access-control-allow-origin': '*',

@@ -18,7 +18,7 @@ export type JsonRpcResponse =
 export type Dispatch = (request: RequestArguments) => Promise<unknown>
 
 /** geth's default batch limit (BatchRequestLimit). */
-export const MAX_BATCH_SIZE = 1000
+const MAX_BATCH_SIZE = 1000
 
 /** An error response with `id`. */
 export function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {

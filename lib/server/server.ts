@@ -26,6 +26,7 @@ export interface DevnetServer {
   readonly url: string
   /** `ws://HOST:PORT`. */
   readonly wsUrl: string
+  /** The chain it serves. */
   readonly chain: Chain
   /** Stops listening, closes every connection and stops the chain's clock. */
   close(): Promise<void>
@@ -65,9 +66,18 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       response.end(String(error))
     })
   })
+  let subscriptionCount = 0
+  const session = {
+    chain,
+    dispatch,
+    onRequest,
+    nextSubscriptionId: (): `0x${string}` => `0x${(++subscriptionCount).toString(16).padStart(32, '0')}`,
+  }
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
-  http.on('upgrade', (request, socket, head) => sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, chain, dispatch)))
+  http.on('upgrade', (request, socket, head) => sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, session)))
   const address = await listen(http, host, options.port ?? 8545)
+  // After listening, a server error (say, too many open files) must not crash the node.
+  http.on('error', (error) => process.emitWarning(error))
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,

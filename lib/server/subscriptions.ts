@@ -4,14 +4,15 @@
  * in a tick, once (a hash, or with `true` the transaction with its logs); `newFlashblocks` the
  * pending block after every tick; `pendingLogs` the logs of newly pre-confirmed transactions.
  * Standard streams: `newHeads` and `logs` on each seal, `newPendingTransactions` on admission.
- * Each event is formatted once, whatever the number of subscribers.
+ * Headers, pending blocks and transactions with logs are formatted once per event, whatever the
+ * number of subscribers.
  */
 import type { SealedBlock } from '../blocks/block.ts'
 import type { Preconfirmation } from '../builder.ts'
 import type { Chain } from '../chain.ts'
 import { InvalidParamsError } from '../errors.ts'
 import { formatHeader, formatLogs, formatPendingBlock, formatTransaction, formatTransactionWithLogs, PENDING_BLOCK_HASH } from '../rpc/format.ts'
-import { invalidArgument } from '../rpc/hex.ts'
+import { parseBoolean } from '../rpc/method-definition.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from '../rpc/log-filter.ts'
 import type { PooledTransaction } from '../txpool/pooled-transaction.ts'
 
@@ -22,31 +23,22 @@ export type Notify = (result: unknown) => void
 export type Unsubscribe = () => void
 
 const headers = new WeakMap<SealedBlock, unknown>()
-const withLogs = new WeakMap<Preconfirmation, unknown[]>()
+const transactionsWithLogs = new WeakMap<Preconfirmation, unknown[]>()
+const pendingBlocks = new WeakMap<Preconfirmation, unknown>()
 
-function header(block: SealedBlock): unknown {
-  let json = headers.get(block)
-  if (json === undefined) {
-    json = formatHeader(block)
-    headers.set(block, json)
+/** The cached value for `event`, computed on first use (events are shared by all subscribers). */
+function once<E extends object, R>(cache: WeakMap<E, R>, event: E, compute: () => R): R {
+  let value = cache.get(event)
+  if (value === undefined) {
+    value = compute()
+    cache.set(event, value)
   }
-  return json
-}
-
-function transactionsWithLogs(chain: Chain, preconfirmation: Preconfirmation): unknown[] {
-  let json = withLogs.get(preconfirmation)
-  if (json === undefined) {
-    const baseFee = chain.pending.context.baseFeePerGas
-    json = preconfirmation.transactions.map((included) => formatTransactionWithLogs(included, preconfirmation.blockNumber, baseFee))
-    withLogs.set(preconfirmation, json)
-  }
-  return json
-}
-
-function parseFlag(value: unknown, name: string): boolean {
-  if (value === undefined || value === null) return false
-  if (typeof value !== 'boolean') throw invalidArgument(name, 'expected a boolean')
   return value
+}
+
+/** An optional boolean parameter (false when omitted). */
+function parseFlag(value: unknown, name: string): boolean {
+  return value === undefined || value === null ? false : parseBoolean(value, name)
 }
 
 function listen<E extends 'block' | 'preconfirmation' | 'transaction'>(chain: Chain, event: E, listener: (...args: never[]) => void): Unsubscribe {
@@ -59,7 +51,11 @@ function preconfirmedTransactions(chain: Chain, option: unknown, notify: Notify)
   const full = filter !== undefined || parseFlag(option, '1 (full transactions)')
   return listen(chain, 'preconfirmation', (preconfirmation: Preconfirmation) => {
     if (preconfirmation.transactions.length === 0) return
-    const objects = full ? transactionsWithLogs(chain, preconfirmation) : undefined
+    const { blockNumber } = preconfirmation
+    const baseFee = chain.pending.context.baseFeePerGas
+    const objects = full
+      ? once(transactionsWithLogs, preconfirmation, () => preconfirmation.transactions.map((included) => formatTransactionWithLogs(included, blockNumber, baseFee)))
+      : undefined
     preconfirmation.transactions.forEach((included, i) => {
       if (filter !== undefined && !included.receipt.logs.some((log) => matchesLog(filter, log))) return
       notify(objects === undefined ? included.transaction.hash : objects[i])
@@ -73,7 +69,7 @@ export function subscribe(chain: Chain, params: unknown, notify: Notify): Unsubs
   const [kind, option] = params as [string, unknown]
   switch (kind) {
     case 'newHeads':
-      return listen(chain, 'block', (block: SealedBlock) => notify(header(block)))
+      return listen(chain, 'block', (block: SealedBlock) => notify(once(headers, block, () => formatHeader(block))))
     case 'logs': {
       const filter = parseLogFilter(option, '1 (filter)')
       return listen(chain, 'block', (block: SealedBlock) => {
@@ -91,7 +87,9 @@ export function subscribe(chain: Chain, params: unknown, notify: Notify): Unsubs
     case 'newFlashblockTransactions':
       return preconfirmedTransactions(chain, option, notify)
     case 'newFlashblocks':
-      return listen(chain, 'preconfirmation', () => notify(formatPendingBlock(chain.pending, true)))
+      return listen(chain, 'preconfirmation', (preconfirmation: Preconfirmation) =>
+        notify(once(pendingBlocks, preconfirmation, () => formatPendingBlock(chain.pending, true))),
+      )
     case 'pendingLogs': {
       const filter = parseLogFilter(option, '1 (filter)')
       return listen(chain, 'preconfirmation', (preconfirmation: Preconfirmation) => {

@@ -10,17 +10,21 @@ import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
 import { subscribe, type Unsubscribe } from './subscriptions.ts'
 
 /** Unsent bytes a subscriber may accumulate before it is disconnected. */
-export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
+const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 
-/** Subscription ids: 16 bytes of hex like geth's, from a counter so runs are reproducible. */
-let subscriptionCounter = 0
-function nextSubscriptionId(): `0x${string}` {
-  subscriptionCounter += 1
-  return `0x${subscriptionCounter.toString(16).padStart(32, '0')}`
+/** What a connection shares with its server. */
+export interface SessionContext {
+  readonly chain: Chain
+  /** Every method but the subscription ones. */
+  readonly dispatch: Dispatch
+  /** A new subscription id, unique on the server (16 bytes of hex like geth's, from a counter). */
+  readonly nextSubscriptionId: () => `0x${string}`
+  /** Hears the subscription methods too (the activity log). */
+  readonly onRequest?: (method: string) => void
 }
 
-/** Serves `socket` until it closes: subscriptions on `chain`, every other method through `dispatch`. */
-export function serveWebSocket(socket: WebSocket, chain: Chain, dispatch: Dispatch): void {
+/** Serves `socket` until it closes. */
+export function serveWebSocket(socket: WebSocket, { chain, dispatch, nextSubscriptionId, onRequest }: SessionContext): void {
   const subscriptions = new Map<string, Unsubscribe>()
   /** Notifications of subscriptions whose id is not sent yet. */
   const held = new Map<string, string[]>()
@@ -39,21 +43,21 @@ export function serveWebSocket(socket: WebSocket, chain: Chain, dispatch: Dispat
     (opened: string[]): Dispatch =>
     async (request) => {
       if (request.method === 'eth_subscribe') {
+        onRequest?.(request.method)
         const id = nextSubscriptionId()
+        const unsubscribe = subscribe(chain, request.params, (result) => {
+          const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } })
+          const waiting = held.get(id)
+          if (waiting === undefined) send(text)
+          else waiting.push(text)
+        })
         held.set(id, [])
-        subscriptions.set(
-          id,
-          subscribe(chain, request.params, (result) => {
-            const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } })
-            const waiting = held.get(id)
-            if (waiting === undefined) send(text)
-            else waiting.push(text)
-          }),
-        )
+        subscriptions.set(id, unsubscribe)
         opened.push(id)
         return id
       }
       if (request.method === 'eth_unsubscribe') {
+        onRequest?.(request.method)
         const [id] = Array.isArray(request.params) ? request.params : []
         if (typeof id !== 'string') throw new InvalidParamsError('invalid argument 0 (subscription id): expected a string')
         const unsubscribe = subscriptions.get(id.toLowerCase())

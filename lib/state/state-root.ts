@@ -19,6 +19,8 @@ export class StateRoot {
   /** keccak256(address) as trie path, per address seen (addresses recur block after block). */
   private readonly accountPaths = new Map<Address, Uint8Array>()
 
+  constructor(private readonly undoLog?: UndoLog) {}
+
   /** Notes every key written in `changes`. */
   markChanges(changes: StateChanges): void {
     for (const address of changes.accounts.keys()) this.markAccount(address)
@@ -26,8 +28,6 @@ export class StateRoot {
       for (const slot of slots.keys()) this.markSlot(address, slot)
     }
   }
-
-  constructor(private readonly undoLog?: UndoLog) {}
 
   /** Notes a write to an account's fields or code. */
   markAccount(address: Address): void {
@@ -89,7 +89,8 @@ export class StateRoot {
     const accountTrie = this.accountTrie
     const storageTries = new Map([...this.dirtyAccounts].map((address) => [address, this.storageTries.get(address)]))
     const dirtyAccounts = [...this.dirtyAccounts]
-    const dirtySlots = [...this.dirtySlots].map(([address, slots]) => [address, [...slots]] as const)
+    // The same Set objects go back (older undo entries refer to them), refilled.
+    const dirtySlots = [...this.dirtySlots].map(([address, slots]) => [address, slots, [...slots]] as const)
     this.undoLog!.record(() => {
       this.accountTrie = accountTrie
       for (const [address, trie] of storageTries) {
@@ -97,7 +98,10 @@ export class StateRoot {
         else this.storageTries.set(address, trie)
       }
       for (const address of dirtyAccounts) this.dirtyAccounts.add(address)
-      for (const [address, slots] of dirtySlots) this.dirtySlots.set(address, new Set(slots))
+      for (const [address, set, slots] of dirtySlots) {
+        for (const slot of slots) set.add(slot)
+        this.dirtySlots.set(address, set)
+      }
     })
   }
 

@@ -9,7 +9,7 @@ import type { PooledTransaction } from './pooled-transaction.ts'
 import type { TxPool } from './txpool.ts'
 
 /** geth's default price bump for replacements, in percent. */
-export const REPLACEMENT_PRICE_BUMP = 10n
+const REPLACEMENT_PRICE_BUMP = 10n
 
 /** What admission checks a transaction against. */
 export interface AdmissionContext {
@@ -40,7 +40,7 @@ export function checkIntrinsic(transaction: PooledTransaction, blockGasLimit: bi
  * Whether `replacement` may replace `current` (same sender and nonce): its fee cap and tip must
  * each be strictly greater and at least `old × (100 + 10) / 100`, rounded down (geth's list.Add).
  */
-export function isReplacementPriced(current: PooledTransaction, replacement: PooledTransaction): boolean {
+function isReplacementPriced(current: PooledTransaction, replacement: PooledTransaction): boolean {
   if (replacement.maxFeePerGas <= current.maxFeePerGas || replacement.maxPriorityFeePerGas <= current.maxPriorityFeePerGas) {
     return false
   }

@@ -19,7 +19,7 @@ import type { Address, Hash } from '../types.ts'
 import type { PooledTransaction } from './pooled-transaction.ts'
 
 /** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
-export const MAX_TRANSACTION_SIZE = 131072
+const MAX_TRANSACTION_SIZE = 131072
 /** EIP-3860 init code limit. */
 const MAX_INIT_CODE_SIZE = 49152
 

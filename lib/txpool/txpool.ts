@@ -33,11 +33,6 @@ export class TxPool {
 
   constructor(private readonly undoLog?: UndoLog) {}
 
-  /** Number of transactions in the pool. */
-  get size(): number {
-    return this.byHash.size
-  }
-
   /** The pooled transaction with this hash. */
   get(hash: Hash): PooledTransaction | undefined {
     return this.byHash.get(hash)?.transaction
@@ -58,13 +53,8 @@ export class TxPool {
     return this.bySender.get(sender)?.values() ?? []
   }
 
-  /** Every pooled transaction, in arrival order. */
-  all(): IterableIterator<PoolEntry> {
-    return this.byHash.values()
-  }
-
-  /** Adds a transaction, replacing the sender's one at the same nonce; returns the replaced one. */
-  insert(transaction: PooledTransaction): PooledTransaction | undefined {
+  /** Adds a transaction, replacing the sender's one at the same nonce. */
+  insert(transaction: PooledTransaction): void {
     let nonces = this.bySender.get(transaction.sender)
     if (nonces === undefined) {
       nonces = new Map()
@@ -86,7 +76,6 @@ export class TxPool {
         if (replaced !== undefined) this.attach(replaced)
       })
     }
-    return replaced?.transaction
   }
 
   /** Removes a transaction (pre-confirmed, or dropped as unpayable). */

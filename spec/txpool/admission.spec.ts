@@ -753,7 +753,7 @@ describe('txpool admission (geth rules and texts, code -32000)', () => {
         blockNumber: preconfirmation.blockNumber,
         index: preconfirmation.index,
         transactions: tickHashes(preconfirmation),
-        dropped: preconfirmation.dropped.map(({ hash }) => hash),
+        dropped: preconfirmation.dropped.map(({ transaction }) => transaction.hash),
       }
     }
 

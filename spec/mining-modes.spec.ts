@@ -139,6 +139,32 @@ describe('mining modes', () => {
       expect(await request(chain, 'service_transactionStatus', held)).to.deep.equal({ status: 'Known' })
       expect(chain.blockNumber()).to.equal(0n)
     })
+
+    it('eth_sendRawTransactionSync: a ready transaction answers its sealed receipt at once; one behind a gap times out on the chain clock with code 4', async () => {
+      const chain = await createChain({ clock: 'manual', mining: 'auto' })
+      const alice = signer(chain, 0)
+      const ready = await alice.sign({ to: carol, value: 1n, nonce: 0 })
+      const sealed = await request<RpcReceipt>(chain, 'eth_sendRawTransactionSync', ready)
+      expect(sealed.blockHash).to.equal(chain.blockByNumber(1)!.hash)
+      expect(chain.clock.now()).to.equal(GENESIS_MS)
+
+      const gapped = await alice.sign({ to: carol, value: 1n, nonce: 2 })
+      let settled = false
+      const answer = request(chain, 'eth_sendRawTransactionSync', gapped, 1000).then(
+        () => expect.fail('a gapped transaction cannot be sealed'),
+        (error: { code: number; message: string }) => {
+          settled = true
+          return error
+        },
+      )
+      await chain.clock.advance(999)
+      expect(settled, 'still waiting at 999 ms').to.equal(false)
+      await chain.clock.advance(1)
+      const error = await answer
+      expect(error.code).to.equal(4)
+      expect(error.message).to.equal("The transaction was added to the mempool but wasn't processed in 1000ms.")
+      expect(chain.blockNumber()).to.equal(1n)
+    })
   })
 
   describe('evm_setAutomine, anvil_getAutomine, hardhat_getAutomine', () => {

@@ -98,6 +98,16 @@ describe('time controls', () => {
   })
 
   describe('evm_setNextBlockTimestamp', () => {
+    it('survives a later evm_increaseTime or timestamp interval: the explicit timestamp stays on the pending block', async () => {
+      const chain = await createChain()
+      await request(chain, 'evm_setNextBlockTimestamp', hex(G + 100n))
+      await request(chain, 'evm_increaseTime', 10)
+      await request(chain, 'anvil_setBlockTimestampInterval', 5)
+      expect(await timestampOf(chain, 'pending')).to.equal(G + 100n)
+      await chain.clock.advance(2000)
+      expect(await timestampOf(chain, 'latest')).to.equal(G + 100n)
+    })
+
     it('the next sealed block has exactly that timestamp and later blocks continue from it (+2 s each)', async () => {
       const chain = await chainWithCounter()
       const ts = G + 1000n

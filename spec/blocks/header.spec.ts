@@ -48,6 +48,34 @@ describe('blocks/header', () => {
     }
   })
 
+  it('under Cancun the header has no requestsHash, and its hash still matches @ethereumjs/block', async () => {
+    const chain = await createChain({ hardfork: 'cancun' })
+    await chain.clock.advance(2000)
+    const block = (await chain.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })) as BlockJSON
+    expect(block).to.not.have.property('requestsHash')
+    const common = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'cancun' })
+    const header = createBlockHeader(
+      {
+        parentHash: block.parentHash as `0x${string}`,
+        coinbase: block.miner as `0x${string}`,
+        stateRoot: block.stateRoot as `0x${string}`,
+        transactionsTrie: block.transactionsRoot as `0x${string}`,
+        receiptTrie: block.receiptsRoot as `0x${string}`,
+        number: BigInt(block.number),
+        gasLimit: BigInt(block.gasLimit),
+        timestamp: BigInt(block.timestamp),
+        mixHash: block.mixHash as `0x${string}`,
+        baseFeePerGas: BigInt(block.baseFeePerGas),
+        withdrawalsRoot: block.withdrawalsRoot as `0x${string}`,
+        blobGasUsed: 0n,
+        excessBlobGas: 0n,
+        parentBeaconBlockRoot: block.parentBeaconBlockRoot as `0x${string}`,
+      },
+      { common, skipConsensusFormatValidation: true },
+    )
+    expect(bytesToHex(header.hash())).to.equal(block.hash)
+  })
+
   it('the genesis state root matches @ethereumjs/statemanager for the funded dev accounts', async () => {
     const { MerkleStateManager } = await import('@ethereumjs/statemanager')
     const { Account, createAddressFromString } = await import('@ethereumjs/util')

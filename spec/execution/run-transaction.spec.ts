@@ -107,4 +107,31 @@ describe('execution/run-transaction', () => {
     expect(error).to.be.instanceOf(UnexecutableTransactionError)
     expect(state.accounts.size).to.equal(0)
   })
+
+  it('the KZG point-evaluation precompile (no trusted setup shipped) fails cleanly: call -32000, transaction status 0, the chain goes on', async () => {
+    const chain = await createChain()
+    const pointEvaluation = '0x000000000000000000000000000000000000000a'
+    let code: number | undefined
+    try {
+      await chain.call({ to: pointEvaluation, data: '0x01' })
+    } catch (error) {
+      code = (error as { code: number }).code
+    }
+    expect(code).to.equal(-32000)
+    const hash = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: pointEvaluation, data: '0x01', gas: 100_000n }))
+    const tick = await chain.tick()
+    expect(tick.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([hash])
+    expect(tick.transactions[0].receipt.status).to.equal(0)
+  })
+
+  it('a zero-fee, zero-value transaction from an address that has no account runs at base fee 0 (impersonated)', async () => {
+    const chain = await createChain({ initialBaseFee: 0 })
+    const ghost = '0x00000000000000000000000000000000000000bb'
+    chain.impersonateAccount(ghost)
+    await chain.request({ method: 'eth_sendTransaction', params: [{ from: ghost, to: chain.accounts[1].address, gasPrice: '0x0', gas: '0x5208' }] })
+    const tick = await chain.tick()
+    expect(tick.transactions).to.have.length(1)
+    expect(tick.dropped).to.deep.equal([])
+    expect(await chain.getTransactionCount(ghost, 'pending')).to.equal(1)
+  })
 })

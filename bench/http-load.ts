@@ -2,7 +2,7 @@
  * The benchmark's HTTP load generator, run as a child process so client and server use
  * separate cores: keep-alive connections, `concurrency` requests in flight, for `durationMs`.
  * Bodies come from a file of JSON lines (each used once, in order, then cycled).
- * Prints `{ "requests": n, "seconds": s, "errors": e }` on stdout.
+ * Prints `{ "requests": n, "seconds": s, "errors": e, "firstError": text? }` on stdout.
  */
 import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
@@ -17,6 +17,12 @@ const target = new URL(url)
 let next = 0
 let completed = 0
 let errors = 0
+let firstError: string | undefined
+
+function fail(text: string): void {
+  errors++
+  firstError ??= text
+}
 
 function post(body: Buffer): Promise<void> {
   return new Promise((resolve) => {
@@ -26,13 +32,14 @@ function post(body: Buffer): Promise<void> {
         const chunks: Buffer[] = []
         response.on('data', (chunk: Buffer) => chunks.push(chunk))
         response.on('end', () => {
-          if (response.statusCode !== 200 || Buffer.concat(chunks).includes('"error"')) errors++
+          const text = Buffer.concat(chunks).toString()
+          if (response.statusCode !== 200 || text.includes('"error"')) fail(`${response.statusCode} ${text}`)
           resolve()
         })
       },
     )
-    call.on('error', () => {
-      errors++
+    call.on('error', (error) => {
+      fail(error.message)
       resolve()
     })
     call.end(body)
@@ -48,5 +55,5 @@ async function loop(): Promise<void> {
   }
 }
 await Promise.all(Array.from({ length: concurrency }, loop))
-process.stdout.write(JSON.stringify({ requests: completed, seconds: (performance.now() - start) / 1000, errors }))
+process.stdout.write(JSON.stringify({ requests: completed, seconds: (performance.now() - start) / 1000, errors, firstError }))
 agent.destroy()

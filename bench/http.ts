@@ -14,8 +14,15 @@ import { fileURLToPath } from 'node:url'
 const here = fileURLToPath(new URL('.', import.meta.url))
 const CONCURRENCY = 32
 
+/** What a load run measured: requests per second, how many failed, and the first failure's text. */
+export interface LoadResult {
+  rate: number
+  errors: number
+  firstError?: string
+}
+
 /** Requests per second the load generator achieves against `url` with `bodies`. */
-export async function loadTest(url: string, bodies: string[], durationMs = 3000): Promise<{ rate: number; errors: number }> {
+export async function loadTest(url: string, bodies: string[], durationMs = 3000): Promise<LoadResult> {
   const file = join(mkdtempSync(join(tmpdir(), 'preconf-bench-')), 'bodies.jsonl')
   writeFileSync(file, `${bodies.join('\n')}\n`)
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(CONCURRENCY), String(durationMs)], {
@@ -24,8 +31,8 @@ export async function loadTest(url: string, bodies: string[], durationMs = 3000)
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   await new Promise((resolve) => child.on('exit', resolve))
-  const { requests, seconds, errors } = JSON.parse(output) as { requests: number; seconds: number; errors: number }
-  return { rate: requests / seconds, errors }
+  const { requests, seconds, errors, firstError } = JSON.parse(output) as { requests: number; seconds: number; errors: number; firstError?: string }
+  return { rate: requests / seconds, errors, firstError }
 }
 
 /** A bare node:http server that parses JSON-RPC and answers a constant result: the floor. */

@@ -43,7 +43,8 @@ describe("README: its examples are this folder's tested code", () => {
       const { preconfirmedMs, sealedMs } = await smokeCheck(url)
       expect(preconfirmedMs).to.be.below(sealedMs)
     } finally {
-      process.kill(-node.pid!, 'SIGTERM')
+      // The group is gone already if npx failed to start the node: keep that failure, not ESRCH.
+      if (node.exitCode === null) process.kill(-node.pid!, 'SIGTERM')
       await exited
     }
   })

@@ -8,6 +8,7 @@ import { expect } from 'chai'
 import { Contract, ContractFactory, ZeroHash, isError, parseEther, type BaseContract, type TransactionReceipt } from 'ethers'
 import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
+import { rejection } from '../support/chain-helpers.ts'
 import { advanceUntil, ethersSetup, pause } from '../support/clients-ethers.ts'
 
 type Setup = Awaited<ReturnType<typeof ethersSetup>>
@@ -17,16 +18,6 @@ const SUPPLY = 1_000_000n * 10n ** 18n
 /** Block 1's base fee: EIP-1559 from the genesis' 1 gwei with an empty parent (1 gwei × 7/8). */
 const BLOCK_1_BASE_FEE = 875_000_000n
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, any>> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(Error)
-    return error as Error & Record<string, any>
-  }
-  expect.fail('expected the promise to reject')
-}
 
 /** Deploys through a ContractFactory, pre-confirms with one tick, waits for ethers' deployment. */
 async function deployPreconfirmed(setup: Setup, artifact: { abi: any; bytecode: string }, args: unknown[] = []): Promise<Contract> {

@@ -25,6 +25,7 @@ import {
 } from 'viem'
 import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
+import { rejection } from '../support/chain-helpers.ts'
 import { devnetChain, viemSetup } from '../support/clients-viem.ts'
 
 type Setup = Awaited<ReturnType<typeof viemSetup>>
@@ -36,16 +37,8 @@ const BLOCK_1_BASE_FEE = 875_000_000n
 /** eth_maxPriorityFeePerGas (Anvil's 1 gwei suggestion), which viem adds to the base fee. */
 const TIP = 1_000_000_000n
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<BaseError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(BaseError)
-    return error as BaseError
-  }
-  expect.fail('expected the promise to reject')
-}
+/** The viem error a promise rejects with (fails the test if it resolves). */
+const viemRejection = (promise: Promise<unknown>) => rejection(promise, BaseError)
 
 /** The ContractFunctionRevertedError inside a ContractFunctionExecutionError. */
 function revertedCause(error: BaseError): ContractFunctionRevertedError {
@@ -196,7 +189,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     })
 
     it("readContract revertWithReason('boom'): ContractFunctionExecutionError ← ContractFunctionRevertedError, reason 'boom'", async () => {
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithReason', args: ['boom'] }),
       )
       const cause = revertedCause(error)
@@ -208,7 +201,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
 
     it("raw call: CallExecutionError wrapping viem's ExecutionRevertedError, revert data decodes to Error('boom')", async () => {
       const data = encodeFunctionData({ abi: Reverter.abi, functionName: 'revertWithReason', args: ['boom'] })
-      const error = await rejection(setup.publicClient.call({ to: reverter, data }))
+      const error = await viemRejection(setup.publicClient.call({ to: reverter, data }))
       expect(error).to.be.instanceOf(CallExecutionError)
       expect(error.walk((e) => e instanceof ExecutionRevertedError)).to.be.instanceOf(ExecutionRevertedError)
       const withData = error.walk((e) => typeof (e as { data?: unknown }).data === 'string') as unknown as { data: Hex; code?: number; details?: string }
@@ -221,7 +214,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
 
     it('revertWithCustomError(7) decodes Unauthorized(caller, 7n), caller = the account given as from', async () => {
       const caller = setup.alice.account.address
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithCustomError', args: [7n], account: caller }),
       )
       const cause = revertedCause(error)
@@ -231,7 +224,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     })
 
     it("requireTrue(false) reverts with reason 'requirement failed'", async () => {
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.readContract({ address: reverter, abi: Reverter.abi, functionName: 'requireTrue', args: [false] }),
       )
       expect(revertedCause(error).reason).to.equal('requirement failed')
@@ -239,7 +232,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     })
 
     it('panicDivideByZero(0) decodes Panic(0x12) with viem’s division-by-zero reason', async () => {
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.readContract({ address: reverter, abi: Reverter.abi, functionName: 'panicDivideByZero', args: [0n] }),
       )
       const cause = revertedCause(error)
@@ -249,7 +242,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     })
 
     it('revertWithoutData is still a ContractFunctionRevertedError (data "0x", nothing to decode)', async () => {
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithoutData' }),
       )
       const cause = revertedCause(error)
@@ -261,7 +254,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
 
     it("simulateContract touchThenRevert() decodes reason 'touched then reverted'; the write does not survive", async () => {
       const account = setup.alice.account
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.simulateContract({ address: reverter, abi: Reverter.abi, functionName: 'touchThenRevert', account }),
       )
       const cause = revertedCause(error)
@@ -273,7 +266,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     it('simulateContract of a token transfer beyond balance decodes InsufficientBalance(account, balance, needed)', async () => {
       const token = await deploy(setup, setup.alice, Token, ['Token', 'TKN', SUPPLY])
       const bob = setup.bob.account
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.simulateContract({
           address: token,
           abi: Token.abi,
@@ -302,7 +295,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
   describe('pool rejections map to viem node errors (geth texts)', () => {
     it('a gas limit below 21000 → IntrinsicGasTooLowError (geth "intrinsic gas too low: gas 20000, minimum needed 21000")', async () => {
       const { alice, bob } = setup
-      const error = await rejection(alice.sendTransaction({ to: bob.account.address, value: 1n, gas: 20000n }))
+      const error = await viemRejection(alice.sendTransaction({ to: bob.account.address, value: 1n, gas: 20000n }))
       expect(error.walk((e) => e instanceof IntrinsicGasTooLowError)).to.be.instanceOf(IntrinsicGasTooLowError)
       const node = error.walk((e) => typeof (e as { code?: unknown }).code === 'number') as unknown as { code: number; details: string }
       expect(node.code).to.equal(-32000)
@@ -313,7 +306,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
       const { chain, alice, bob } = setup
       await alice.sendTransaction({ to: bob.account.address, value: 1n })
       await chain.clock.advance(200)
-      const error = await rejection(alice.sendTransaction({ to: bob.account.address, value: 2n, nonce: 0 }))
+      const error = await viemRejection(alice.sendTransaction({ to: bob.account.address, value: 2n, nonce: 0 }))
       expect(error).to.be.instanceOf(TransactionExecutionError)
       expect(error.walk((e) => e instanceof NonceTooLowError)).to.be.instanceOf(NonceTooLowError)
       const node = error.walk((e) => typeof (e as { code?: unknown }).code === 'number') as unknown as { code: number; details: string }
@@ -324,7 +317,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     it('a value beyond the balance, gas given (pool admission) → InsufficientFundsError', async () => {
       const { publicClient, alice, bob } = setup
       const balance = await publicClient.getBalance({ address: alice.account.address })
-      const error = await rejection(
+      const error = await viemRejection(
         alice.sendTransaction({ to: bob.account.address, value: balance + 1n, gas: 21000n, maxFeePerGas: 2n * TIP, maxPriorityFeePerGas: TIP }),
       )
       expect(error).to.be.instanceOf(TransactionExecutionError)
@@ -338,7 +331,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     it('a value beyond the balance, gas estimated (eth_estimateGas rejects) → InsufficientFundsError', async () => {
       const { publicClient, alice, bob } = setup
       const balance = await publicClient.getBalance({ address: alice.account.address })
-      const error = await rejection(alice.sendTransaction({ to: bob.account.address, value: balance + 1n }))
+      const error = await viemRejection(alice.sendTransaction({ to: bob.account.address, value: balance + 1n }))
       expect(error.walk((e) => e instanceof InsufficientFundsError)).to.be.instanceOf(InsufficientFundsError)
     })
   })
@@ -347,7 +340,7 @@ describe('viem client (custom EIP-1193 transport over the in-process chain)', ()
     it('estimateContractGas of a reverting token transfer decodes InsufficientBalance (eth_estimateGas reverts like eth_call)', async () => {
       const token = await deploy(setup, setup.alice, Token, ['Token', 'TKN', SUPPLY])
       const bob = setup.bob.account
-      const error = await rejection(
+      const error = await viemRejection(
         setup.publicClient.estimateContractGas({ address: token, abi: Token.abi, functionName: 'transfer', args: [setup.alice.account.address, 5n], account: bob }),
       )
       const cause = revertedCause(error)

@@ -24,22 +24,13 @@ import {
 } from 'ethers'
 import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
+import { rejection } from '../support/chain-helpers.ts'
 import { freshAddress, nextSeal, requestCount, startNode, until, untilBlockListeners, type HttpNode } from '../support/http-clients-node.ts'
 
 const GWEI = 1_000_000_000n
 const SUPPLY = 1_000_000n * 10n ** 18n
 const DEV_BALANCE = parseEther('10000')
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, any>> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(Error)
-    return error as Error & Record<string, any>
-  }
-  expect.fail('expected the promise to reject')
-}
 
 describe('ethers over HTTP and WebSocket (startServer, realtime clock: 100 ms ticks, 1 s blocks)', function () {
   let node: HttpNode

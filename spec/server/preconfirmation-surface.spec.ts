@@ -7,15 +7,17 @@
 import { expect } from 'chai'
 import { JsonRpcProvider } from 'ethers'
 import { keccak256 } from 'viem'
-import { createChain, type Chain } from '../../lib/index.ts'
-import { startServer, type DevnetServer } from '../../lib/server/server.ts'
+import type { Chain } from '../../lib/index.ts'
+import type { DevnetServer } from '../../lib/server/server.ts'
 import type { Hex } from '../../lib/types.ts'
 import { sendDeploy, ZERO_ADDRESS, ZERO_HASH, type RpcBlock, type RpcLog, type RpcReceipt } from '../support/chain-helpers.ts'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
 import { GWEI, signer } from '../support/wallet.ts'
-import { httpRequest, httpResponse, WsClient, type WireResponse } from '../support/ws-client.ts'
+import { httpRequest, httpResponse, type WireResponse } from '../support/ws-client.ts'
+import { startWsNode, type WsNode } from '../support/ws-node.ts'
 import {
   deployScene,
+  firstIncrementLog,
   INCREMENTED,
   signEthTransfer,
   signIncrement,
@@ -61,29 +63,19 @@ function withBlockHash(receipt: RpcReceipt, blockHash: Hex): RpcReceipt {
 describe('server: the pre-confirmation surface', function () {
   let chain: Chain
   let server: DevnetServer
-  let clients: WsClient[]
+  let connect: WsNode['connect']
+  let close: WsNode['close']
 
   beforeEach(async function () {
-    chain = await createChain({ clock: 'manual' })
-    server = await startServer(chain, { port: 0 })
-    clients = []
+    ;({ chain, server, connect, close } = await startWsNode())
   })
 
-  afterEach(async function () {
-    for (const client of clients) client.socket.terminate()
-    await server.close()
-  })
+  afterEach(() => close())
 
   const rpc = <T = unknown>(method: string, params: unknown[] = []): Promise<T> => httpRequest<T>(server.url, method, params)
   const receipt = (hash: Hex) => rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash])
   const block = (tag: Hex | 'pending' | 'latest', full = false) => rpc<RpcBlock>('eth_getBlockByNumber', [tag, full])
   const send = (raw: Hex) => rpc<Hex>('eth_sendRawTransaction', [raw])
-
-  async function connect(): Promise<WsClient> {
-    const client = await WsClient.connect(server.wsUrl)
-    clients.push(client)
-    return client
-  }
 
   describe('service_transactionStatus / base_transactionStatus (Base)', function () {
     it('Known in the mempool and while pre-confirmed, Unknown once sealed and for a hash never seen', async function () {
@@ -161,17 +153,7 @@ describe('server: the pre-confirmation surface', function () {
       })
       expect(first.logs).to.have.length(1)
       expect(Object.keys(first.logs[0])).to.have.members(LOG_KEYS)
-      expect(first.logs[0]).to.deep.equal({
-        address: counter,
-        topics: [INCREMENTED, topicOf(bob.address)],
-        data: word(1n),
-        blockNumber: '0x3',
-        transactionHash: increment,
-        transactionIndex: '0x0',
-        blockHash: ZERO_HASH,
-        logIndex: '0x0',
-        removed: false,
-      })
+      expect(first.logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH))
       expect(first.logsBloom).to.match(/^0x[0-9a-f]{512}$/)
       expect(first.logsBloom).to.not.equal(`0x${'00'.repeat(256)}`)
       expect(BigInt(first.gasUsed) > 21000n, 'gas beyond a plain transfer').to.equal(true)

@@ -8,14 +8,15 @@
 import { expect } from 'chai'
 import { encodeFunctionData, decodeFunctionResult, keccak256, parseEther } from 'viem'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
-import { createChain, type Chain } from '../../lib/index.ts'
-import { startServer, type DevnetServer } from '../../lib/server/server.ts'
+import type { Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
 import { ZERO_HASH, type RpcBlock, type RpcLog, type RpcReceipt } from '../support/chain-helpers.ts'
 import { GWEI, signer } from '../support/wallet.ts'
 import { until, WsClient, type WireResponse } from '../support/ws-client.ts'
+import { startWsNode, type WsNode } from '../support/ws-node.ts'
 import {
   deployScene,
+  firstIncrementLog,
   INCREMENTED,
   signEthTransfer,
   signIncrement,
@@ -37,25 +38,14 @@ function headerOf(block: Record<string, unknown>): Record<string, unknown> {
 
 describe('server: WebSocket subscriptions', function () {
   let chain: Chain
-  let server: DevnetServer
-  let clients: WsClient[]
+  let connect: WsNode['connect']
+  let close: WsNode['close']
 
   beforeEach(async function () {
-    chain = await createChain({ clock: 'manual' })
-    server = await startServer(chain, { port: 0 })
-    clients = []
+    ;({ chain, connect, close } = await startWsNode())
   })
 
-  afterEach(async function () {
-    for (const client of clients) client.socket.terminate()
-    await server.close()
-  })
-
-  async function connect(): Promise<WsClient> {
-    const client = await WsClient.connect(server.wsUrl)
-    clients.push(client)
-    return client
-  }
+  afterEach(() => close())
 
   async function blockByNumber(client: WsClient, number: bigint | 'pending' | 'latest', full = false): Promise<RpcBlock> {
     const tag = typeof number === 'bigint' ? `0x${number.toString(16)}` : number
@@ -189,17 +179,7 @@ describe('server: WebSocket subscriptions', function () {
       expect(client.notifications(all)).to.have.length(3)
 
       const log = incrementLog as RpcLog
-      expect(log).to.deep.equal({
-        address: counter,
-        topics: [INCREMENTED, topicOf(bob.address)],
-        data: word(1n),
-        blockNumber: '0x3',
-        transactionHash: increment,
-        transactionIndex: '0x0',
-        blockHash: sealed.hash,
-        logIndex: '0x0',
-        removed: false,
-      })
+      expect(log).to.deep.equal(firstIncrementLog(counter, bob.address, increment, sealed.hash))
       expect(sealed.hash).to.not.equal(ZERO_HASH)
       expect((toCarolLog as RpcLog).logIndex).to.equal('0x2')
     })
@@ -287,17 +267,7 @@ describe('server: WebSocket subscriptions', function () {
       expect(plainJson).to.include({ hash: plain, transactionIndex: '0x1', gasUsed: '0x5208' })
       const logs = incrementJson.logs as RpcLog[]
       expect(logs).to.have.length(1)
-      expect(logs[0]).to.deep.equal({
-        address: counter,
-        topics: [INCREMENTED, topicOf(bob.address)],
-        data: word(1n),
-        blockNumber: '0x3',
-        transactionHash: increment,
-        transactionIndex: '0x0',
-        blockHash: ZERO_HASH,
-        logIndex: '0x0',
-        removed: false,
-      })
+      expect(logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH))
       expect(plainJson.logs).to.deep.equal([])
       expect(BigInt(plainJson.cumulativeGasUsed as Hex)).to.equal(BigInt(incrementJson.gasUsed as Hex) + 21000n)
     })

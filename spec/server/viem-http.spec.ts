@@ -31,6 +31,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
+import { rejection } from '../support/chain-helpers.ts'
 import { devnetChain } from '../support/clients-viem.ts'
 import { BLOCK_TIME_MS, freshAddress, nextSeal, requestCount, startNode, until, type HttpNode } from '../support/http-clients-node.ts'
 
@@ -39,16 +40,8 @@ const SUPPLY = 1_000_000n * 10n ** 18n
 const TIP = 1_000_000_000n
 const DEV_BALANCE = parseEther('10000')
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<BaseError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(BaseError)
-    return error as BaseError
-  }
-  expect.fail('expected the promise to reject')
-}
+/** The viem error a promise rejects with (fails the test if it resolves). */
+const viemRejection = (promise: Promise<unknown>) => rejection(promise, BaseError)
 
 /** The node's JSON-RPC error inside a viem error chain (the one carrying a numeric `code`). */
 function nodeError(error: BaseError): { code: number; details: string; data?: unknown } {
@@ -324,7 +317,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
         maxFeePerGas: 10n * TIP,
         maxPriorityFeePerGas: TIP,
       })
-      const error = await rejection(client.sendRawTransactionSync({ serializedTransaction, timeout: 300 }))
+      const error = await viemRejection(client.sendRawTransactionSync({ serializedTransaction, timeout: 300 }))
       const rpc = nodeError(error)
       expect(rpc.code).to.equal(4)
       expect(rpc.details).to.equal("The transaction was added to the mempool but wasn't processed in 300ms.")
@@ -384,7 +377,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
 
   describe('reverts decoded over HTTP (-32000 "execution reverted" + data)', () => {
     it("readContract revertWithReason('boom') → ContractFunctionRevertedError, reason 'boom'; node error -32000 'execution reverted'", async () => {
-      const error = await rejection(publicClient().readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithReason', args: ['boom'] }))
+      const error = await viemRejection(publicClient().readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithReason', args: ['boom'] }))
       const cause = revertedCause(error)
       expect(cause.reason).to.equal('boom')
       expect(cause.data?.errorName).to.equal('Error')
@@ -396,7 +389,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
 
     it('readContract revertWithCustomError(7) decodes Unauthorized(caller, 7n)', async () => {
       const caller = node.chain.accounts[0].address
-      const error = await rejection(
+      const error = await viemRejection(
         publicClient().readContract({ address: reverter, abi: Reverter.abi, functionName: 'revertWithCustomError', args: [7n], account: caller }),
       )
       const cause = revertedCause(error)
@@ -406,7 +399,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
 
     it("readContract requireTrue(false) → reason 'requirement failed'; requireTrue(true) → true", async () => {
       const client = publicClient()
-      const error = await rejection(client.readContract({ address: reverter, abi: Reverter.abi, functionName: 'requireTrue', args: [false] }))
+      const error = await viemRejection(client.readContract({ address: reverter, abi: Reverter.abi, functionName: 'requireTrue', args: [false] }))
       expect(revertedCause(error).reason).to.equal('requirement failed')
       expect(await client.readContract({ address: reverter, abi: Reverter.abi, functionName: 'requireTrue', args: [true] })).to.equal(true)
     })
@@ -416,19 +409,19 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
       const account = privateKeyToAccount(node.chain.accounts[0].privateKey)
       // viem's types offer only state-changing functions to simulateContract; at runtime it simulates view functions alike.
       const simulate = client.simulateContract as unknown as (args: Record<string, unknown>) => Promise<unknown>
-      const custom = revertedCause(await rejection(simulate({ address: reverter, abi: Reverter.abi, functionName: 'revertWithCustomError', args: [9n], account })))
+      const custom = revertedCause(await viemRejection(simulate({ address: reverter, abi: Reverter.abi, functionName: 'revertWithCustomError', args: [9n], account })))
       expect(custom.data?.errorName).to.equal('Unauthorized')
       expect(custom.data?.args).to.deep.equal([account.address, 9n])
-      const reason = revertedCause(await rejection(simulate({ address: reverter, abi: Reverter.abi, functionName: 'revertWithReason', args: ['nope'], account })))
+      const reason = revertedCause(await viemRejection(simulate({ address: reverter, abi: Reverter.abi, functionName: 'revertWithReason', args: ['nope'], account })))
       expect(reason.reason).to.equal('nope')
-      const touched = revertedCause(await rejection(client.simulateContract({ address: reverter, abi: Reverter.abi, functionName: 'touchThenRevert', account })))
+      const touched = revertedCause(await viemRejection(client.simulateContract({ address: reverter, abi: Reverter.abi, functionName: 'touchThenRevert', account })))
       expect(touched.reason).to.equal('touched then reverted')
       expect(await client.readContract({ address: reverter, abi: Reverter.abi, functionName: 'touched', blockTag: 'pending' })).to.equal(0n)
     })
 
     it('simulateContract of a token transfer beyond balance decodes InsufficientBalance(account, 0n, 5n)', async () => {
       const poor = privateKeyToAccount(node.chain.accounts[9].privateKey)
-      const error = await rejection(
+      const error = await viemRejection(
         publicClient().simulateContract({ address: token, abi: Token.abi, functionName: 'transfer', args: [freshAddress(32), 5n], account: poor }),
       )
       const cause = revertedCause(error)
@@ -442,7 +435,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
       const wallet = localWallet(4)
       const hash = await wallet.sendTransaction({ to: freshAddress(30), value: 1n })
       await receiptOf(hash)
-      const error = await rejection(wallet.sendTransaction({ to: freshAddress(30), value: 2n, nonce: 0 }))
+      const error = await viemRejection(wallet.sendTransaction({ to: freshAddress(30), value: 2n, nonce: 0 }))
       expect(error).to.be.instanceOf(TransactionExecutionError)
       expect(error.walk((e) => e instanceof NonceTooLowError)).to.be.instanceOf(NonceTooLowError)
       const rpc = nodeError(error)
@@ -453,7 +446,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
     it("value beyond the balance → InsufficientFundsError (geth 'insufficient funds for gas * price + value: balance …, tx cost …, overshot …')", async () => {
       const wallet = localWallet(5)
       const maxFeePerGas = 2n * TIP
-      const error = await rejection(
+      const error = await viemRejection(
         wallet.sendTransaction({ to: freshAddress(31), value: DEV_BALANCE + 1n, gas: 21000n, maxFeePerGas, maxPriorityFeePerGas: TIP }),
       )
       expect(error).to.be.instanceOf(TransactionExecutionError)

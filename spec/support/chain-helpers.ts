@@ -73,14 +73,21 @@ export const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as Address
 /** keccak256(rlp('')): the root of an empty trie. */
 export const EMPTY_TRIE_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421' as Hex
 
-/** The error a promise rejects with (fails the test if it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<{ code: unknown; message: unknown; data?: unknown; name?: string }> {
+/**
+ * The error a promise rejects with, checked to be a `kind` (any Error by default); fails the
+ * test if the promise resolves.
+ */
+export async function rejection<T extends Error = Error & Record<string, any>>(
+  promise: Promise<unknown>,
+  kind?: abstract new (...args: never[]) => T,
+): Promise<T> {
   try {
     await promise
   } catch (error) {
-    return error as { code: unknown; message: unknown; data?: unknown }
+    expect(error).to.be.instanceOf(kind ?? Error)
+    return error as T
   }
-  expect.fail('expected the promise to reject')
+  return expect.fail('expected the promise to reject')
 }
 
 /** Signs and sends a creation transaction for `artifact`; returns the hash and the future address. */

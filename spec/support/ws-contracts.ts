@@ -7,7 +7,7 @@ import { Counter } from '../../fixtures/artifacts/Counter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
 import type { Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
-import { deploy, signCall, type Signer } from './chain-helpers.ts'
+import { deploy, signCall, type RpcLog, type Signer } from './chain-helpers.ts'
 import { signer } from './wallet.ts'
 
 /** keccak256('Incremented(address,uint256)'): Counter.increment's event. */
@@ -44,6 +44,24 @@ export async function deployScene(chain: Chain): Promise<Scene> {
   const counter = (await deploy(chain, alice, Counter, [], 0)).toLowerCase() as Address
   const token = (await deploy(chain, alice, Token, ['Token', 'TKN', SUPPLY], 1)).toLowerCase() as Address
   return { alice, bob: signer(chain, 1), carol: signer(chain, 2), dave: signer(chain, 3), counter, token }
+}
+
+/**
+ * The log of the scene's first Counter.increment (count 1) by `by`, the first transaction of
+ * block 3, as RPC returns it: `blockHash` is ZERO_HASH while pre-confirmed, the real hash once sealed.
+ */
+export function firstIncrementLog(counter: Address, by: Address, transactionHash: Hex, blockHash: Hex): RpcLog {
+  return {
+    address: counter,
+    topics: [INCREMENTED, topicOf(by)],
+    data: word(1n),
+    blockNumber: '0x3',
+    transactionHash,
+    transactionIndex: '0x0',
+    blockHash,
+    logIndex: '0x0',
+    removed: false,
+  }
 }
 
 /** A signed Counter.increment() (emits Incremented(by = sender, count)). */

@@ -8,6 +8,7 @@ import { expect } from 'chai'
 import { keccak256, parseEther, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, RPCError, type Chain, type Preconfirmation } from '../../lib/index.ts'
+import { rejection } from '../support/chain-helpers.ts'
 import { GWEI, signer } from '../support/wallet.ts'
 import { decodeEnvelope, SECP256K1_N, signUncheckedEip1559, withHighS, withSignature } from '../support/txpool-raw.ts'
 
@@ -33,19 +34,12 @@ function fresh(): Promise<Chain> {
   return createChain({ clock: 'manual' })
 }
 
-async function rejection(promise: Promise<unknown>): Promise<RPCError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).to.be.instanceOf(RPCError)
-    return error as RPCError
-  }
-  return expect.fail('expected the transaction to be rejected')
-}
+/** The RPCError a promise rejects with (fails the test if it resolves). */
+const rpcRejection = (promise: Promise<unknown>) => rejection(promise, RPCError)
 
 /** A -32000 rejection with exactly `message` (geth's text), `details` equal to it and no data. */
 async function expectRejected(promise: Promise<unknown>, message: string): Promise<void> {
-  const error = await rejection(promise)
+  const error = await rpcRejection(promise)
   expect({ code: error.code, message: error.message }).to.deep.equal({ code: -32000, message })
   expect(error.details).to.equal(message)
   expect(error.data).to.equal(undefined)
@@ -53,7 +47,7 @@ async function expectRejected(promise: Promise<unknown>, message: string): Promi
 
 /** A -32000 rejection whose message starts with `prefix` (for details the library words itself). */
 async function expectRejectedWithPrefix(promise: Promise<unknown>, prefix: string): Promise<string> {
-  const error = await rejection(promise)
+  const error = await rpcRejection(promise)
   expect(error.code).to.equal(-32000)
   expect(error.message.startsWith(prefix), `"${error.message}" should start with "${prefix}"`).to.equal(true)
   return error.message
@@ -825,9 +819,9 @@ describe('txpool admission (geth rules and texts, code -32000)', () => {
 
         const announced: Hex[] = []
         rejected.chain.on('transaction', (transaction) => announced.push(transaction.hash))
-        const error = await rejection(send(rejected.chain, raw))
+        const error = await rpcRejection(send(rejected.chain, raw))
         expect(error.code).to.equal(-32000)
-        const viaRequest = await rejection(sendViaRequest(rejected.chain, raw))
+        const viaRequest = await rpcRejection(sendViaRequest(rejected.chain, raw))
         expect({ code: viaRequest.code, message: viaRequest.message }).to.deep.equal({ code: -32000, message: error.message })
         expect(announced).to.deep.equal([])
 

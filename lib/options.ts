@@ -4,7 +4,7 @@
  * these definitions.
  */
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
-import { wallTimeMs } from './clock.ts'
+import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
 import type { Address } from './types.ts'
 
@@ -23,9 +23,6 @@ export interface OptionDefinition<Input, Value> {
   /** The CLI's default, where it differs from the library's. */
   readonly cliDefault?: Value
 }
-
-/** `manual`: time moves only when advanced (tests). `realtime`: it follows the wall clock (the CLI). */
-export type ClockMode = 'manual' | 'realtime'
 
 /**
  * `interval`: pre-confirmation ticks and seals follow the clock. `instant`: each accepted

@@ -4,6 +4,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, concatBytes, hexToBytes } from '@ethereumjs/util'
+import type { Transaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 
 /** An event log. */
@@ -31,8 +32,9 @@ export interface TransactionReceipt {
   readonly firstLogIndex: number
 }
 
-/** The receipt as committed to by the receipts root: `type || rlp(...)` for typed transactions. */
-export function encodeReceipt(type: number, receipt: TransactionReceipt): Uint8Array {
+/** The receipt of `transaction` as the receipts root commits to it: `type || rlp(...)` for typed transactions. */
+export function encodeReceipt(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
+  const { type } = transaction
   const payload = RLP.encode([
     receipt.status === 1 ? Uint8Array.of(1) : new Uint8Array(0),
     bigIntToUnpaddedBytes(receipt.cumulativeGasUsed),

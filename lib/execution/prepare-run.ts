@@ -3,22 +3,12 @@
  * transient storage, and the EIP-2929 warm set — precompiles, sender, recipient, the coinbase
  * (EIP-3651) and the access list.
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import type { AccessList } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import type { DevnetEVM } from './devnet-evm.ts'
 
-/** An access list entry: an address and its storage keys (unprefixed or 0x-prefixed hex both work). */
-export interface WarmEntry {
-  readonly address: Address | Uint8Array
-  readonly storageKeys: ReadonlyArray<`0x${string}` | Uint8Array>
-}
-
-function unprefixed(value: string | Uint8Array, width: number): string {
-  return typeof value === 'string' ? value.slice(2).padStart(width, '0') : bytesToUnprefixedHex(value)
-}
-
 /** Resets `evm`'s per-run state and warms what a run from `sender` to `to` in a block by `coinbase` starts warm. */
-export function prepareRun(evm: DevnetEVM, sender: Address, to: Address | undefined, coinbase: Address, accessList: readonly WarmEntry[]): void {
+export function prepareRun(evm: DevnetEVM, sender: Address, to: Address | undefined, coinbase: Address, accessList: AccessList): void {
   const { journal } = evm
   journal.cleanJournal()
   evm.transientStorage.clear()
@@ -27,8 +17,9 @@ export function prepareRun(evm: DevnetEVM, sender: Address, to: Address | undefi
   if (to !== undefined) journal.addAlwaysWarmAddress(to)
   journal.addAlwaysWarmAddress(coinbase)
   for (const entry of accessList) {
-    const address = unprefixed(entry.address, 40)
+    // The journal keys addresses and slots by unprefixed hex.
+    const address = entry.address.slice(2)
     journal.addAlwaysWarmAddress(address, true)
-    for (const key of entry.storageKeys) journal.addAlwaysWarmSlot(address, unprefixed(key, 64), true)
+    for (const key of entry.storageKeys) journal.addAlwaysWarmSlot(address, key.slice(2), true)
   }
 }

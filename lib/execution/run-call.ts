@@ -8,8 +8,10 @@ import type { EVMError } from '@ethereumjs/evm'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
+import { readAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
-import { ZERO_ADDRESS, type Address, type Hex } from '../types.ts'
+import type { AccessList } from '../transactions/transaction.ts'
+import { ZERO_ADDRESS, type Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
@@ -30,7 +32,7 @@ export interface CallRequest {
   readonly maxPriorityFeePerGas?: bigint
   readonly value?: bigint
   readonly data?: Uint8Array
-  readonly accessList?: ReadonlyArray<{ readonly address: Address; readonly storageKeys: readonly Hex[] }>
+  readonly accessList?: AccessList
 }
 
 /** How a call ended. */
@@ -113,7 +115,7 @@ export async function runCall(
   const layer = new StateLayer(view)
   environment.state.attach(layer)
 
-  const sender = layer.getAccount(from)
+  const sender = await readAccount(layer, from)
   const balance = sender?.balance ?? 0n
   const want = gas * price + value
   if (balance < want) {

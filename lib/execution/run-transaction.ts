@@ -5,13 +5,14 @@
  * coinbase, EIP-6780 self-destructs and EIP-161 cleanup. Plain value transfers between
  * accounts without code take a direct path with the same result.
  */
-import { BIGINT_0, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, generateAddress, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
+import { BIGINT_0, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromString, generateAddress, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { isEmptyAccount, withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
-import { effectiveTip, type PooledTransaction } from '../txpool/pooled-transaction.ts'
+import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
+import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
 import { prepareRun } from './prepare-run.ts'
@@ -38,21 +39,21 @@ export interface BlockPosition {
 }
 
 /** What the sender pays per gas in `block`, and how much of it goes to the coinbase. */
-function gasPrices(transaction: PooledTransaction, block: BlockContext): { price: bigint; tip: bigint } {
+function gasPrices(transaction: UserTransaction, block: BlockContext): { price: bigint; tip: bigint } {
   const tip = effectiveTip(transaction, block.baseFeePerGas)
   return { price: block.baseFeePerGas + tip, tip }
 }
 
 /** geth's preCheck: the transaction must still fit the state it is about to run on. */
-function checkExecutable(transaction: PooledTransaction, state: StateLayer, block: BlockContext): void {
-  const sender = state.getAccount(transaction.sender)
+function checkExecutable(transaction: UserTransaction, state: StateLayer, block: BlockContext): void {
+  const sender = heldAccount(state, transaction.sender)
   const nonce = sender?.nonce ?? 0n
   if (nonce !== transaction.nonce) {
     throw new UnexecutableTransactionError(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
   }
   // EIP-3607, except for impersonated senders (Anvil lets impersonated contracts send).
   const delegated = sender !== undefined && equalsBytes(sender.code.subarray(0, 3), DELEGATION_PREFIX)
-  if (sender !== undefined && sender.code.length > 0 && !delegated && !transaction.impersonated) {
+  if (sender !== undefined && sender.code.length > 0 && !delegated && transaction.kind !== 'impersonated') {
     throw new UnexecutableTransactionError('sender not an eoa')
   }
   if (transaction.maxFeePerGas < block.baseFeePerGas) {
@@ -64,26 +65,25 @@ function checkExecutable(transaction: PooledTransaction, state: StateLayer, bloc
 }
 
 /** Takes `amount` from the sender and bumps its nonce (the upfront part of every transaction). */
-function chargeSender(transaction: PooledTransaction, state: StateLayer, amount: bigint): void {
+function chargeSender(transaction: UserTransaction, state: StateLayer, amount: bigint): void {
   // The sender may not exist yet: a zero-fee, zero-value transaction at base fee 0.
-  const sender = state.getAccount(transaction.sender)
+  const sender = heldAccount(state, transaction.sender)
   state.putAccount(transaction.sender, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: (sender?.balance ?? 0n) - amount }))
 }
 
 /** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
 function credit(state: StateLayer, address: Address, amount: bigint): void {
-  const account = state.getAccount(address)
+  const account = heldAccount(state, address)
   if (account === undefined && amount === 0n) return
   const updated = withAccountFields(account, { balance: (account?.balance ?? 0n) + amount })
   state.putAccount(address, isEmptyAccount(updated) ? undefined : updated)
 }
 
 /** Whether the transaction only moves ether between accounts that run no code. */
-export function isPlainTransfer(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
-  const { tx, to } = transaction
-  if (to === undefined || tx.data.length > 0 || transaction.type === 4) return false
-  if ('accessList' in tx && tx.accessList.length > 0) return false
-  if ((state.getAccount(to)?.code.length ?? 0) > 0) return false
+export function isPlainTransfer(transaction: UserTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
+  const { to } = transaction
+  if (to === undefined || transaction.data.length > 0 || transaction.type === 4 || transaction.accessList.length > 0) return false
+  if ((heldAccount(state, to)?.code.length ?? 0) > 0) return false
   return environment.evm.getPrecompile(to) === undefined
 }
 
@@ -108,7 +108,7 @@ function receiptOf(
 }
 
 /** The direct path for {@link isPlainTransfer} transactions (no EVM frame, same outcome). */
-export function runPlainTransfer(transaction: PooledTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
+export function runPlainTransfer(transaction: UserTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
   const { price, tip } = gasPrices(transaction, block)
   chargeSender(transaction, state, PLAIN_TRANSFER_GAS * price + transaction.value)
   credit(state, transaction.to!, transaction.value)
@@ -117,13 +117,12 @@ export function runPlainTransfer(transaction: PooledTransaction, state: StateLay
 }
 
 /** EIP-7702: installs each valid authorization's delegation; returns the refund for existing authorities. */
-async function applyAuthorizations(transaction: PooledTransaction, state: StateLayer, environment: ExecutionEnvironment): Promise<bigint> {
-  const { tx } = transaction
-  if (!('authorizationList' in tx)) return 0n
+async function applyAuthorizations(transaction: UserTransaction, state: StateLayer, environment: ExecutionEnvironment): Promise<bigint> {
+  if (transaction.authorizationList.length === 0) return 0n
   const common = environment.transactionCommon
   const existingAuthorityRefund = common.param('perEmptyAccountCost') - common.param('perAuthBaseGas')
   let refund = 0n
-  for (const authorization of tx.authorizationList) {
+  for (const authorization of transaction.authorizationList) {
     const [chainId, delegate, nonceBytes, yParity, , s] = authorization
     const authorizedChain = bytesToBigInt(chainId)
     if (authorizedChain !== 0n && authorizedChain !== environment.chainId) continue
@@ -137,7 +136,7 @@ async function applyAuthorizations(transaction: PooledTransaction, state: StateL
     }
     const authorityKey = authority.toString() as Address
     environment.evm.journal.addAlwaysWarmAddress(authorityKey)
-    const account = state.getAccount(authorityKey)
+    const account = await readAccount(state, authorityKey)
     if (account !== undefined && account.code.length > 0 && !equalsBytes(account.code.subarray(0, 3), DELEGATION_PREFIX)) continue
     if ((account?.nonce ?? 0n) !== nonce) continue
     if (account !== undefined) refund += existingAuthorityRefund
@@ -149,18 +148,16 @@ async function applyAuthorizations(transaction: PooledTransaction, state: StateL
 
 /** The general path: the transaction runs in the EVM. */
 export async function runInEVM(
-  transaction: PooledTransaction,
+  transaction: UserTransaction,
   state: StateLayer,
   block: BlockContext,
   position: BlockPosition,
   environment: ExecutionEnvironment,
 ): Promise<TransactionReceipt> {
   const { evm } = environment
-  const { tx } = transaction
   const { price, tip } = gasPrices(transaction, block)
   environment.state.attach(state)
-  const accessList = 'accessList' in tx ? tx.accessList.map(([address, storageKeys]) => ({ address, storageKeys })) : []
-  prepareRun(evm, transaction.sender, transaction.to, block.coinbase, accessList)
+  prepareRun(evm, transaction.sender, transaction.to, block.coinbase, transaction.accessList)
 
   chargeSender(transaction, state, transaction.gasLimit * price)
   const authorizationRefund = await applyAuthorizations(transaction, state, environment)
@@ -170,9 +167,9 @@ export async function runInEVM(
     gasPrice: price,
     caller: transaction.senderAddress,
     gasLimit: transaction.gasLimit - transaction.intrinsicGas,
-    to: tx.to,
-    value: tx.value,
-    data: tx.data,
+    to: transaction.to === undefined ? undefined : createAddressFromString(transaction.to),
+    value: transaction.value,
+    data: transaction.data,
     skipNonceIncrement: true,
   })
   const execution = result.execResult
@@ -183,7 +180,7 @@ export async function runInEVM(
   gasUsed -= refund < maxRefund ? refund : maxRefund
   if (gasUsed < transaction.floorDataGas) gasUsed = transaction.floorDataGas
 
-  const payer = state.getAccount(transaction.sender)
+  const payer = heldAccount(state, transaction.sender)
   state.putAccount(transaction.sender, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (transaction.gasLimit - gasUsed) * price }))
   credit(state, block.coinbase, gasUsed * tip)
 
@@ -195,7 +192,7 @@ export async function runInEVM(
   const failed = execution.exceptionError !== undefined
   const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
   // geth reports the address a creation would have used, whether or not it succeeded.
-  const contractAddress = tx.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
+  const contractAddress = transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
   return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position)
 }
 
@@ -204,12 +201,15 @@ export async function runInEVM(
  * no longer fits the state (the state is then untouched).
  */
 export async function runTransaction(
-  transaction: PooledTransaction,
+  transaction: Transaction,
   state: StateLayer,
   block: BlockContext,
   position: BlockPosition,
   environment: ExecutionEnvironment,
 ): Promise<TransactionReceipt> {
+  // The accounts the direct paths read synchronously (a forked chain may have to fetch them).
+  const loading = ensureAccounts(state, [transaction.sender, transaction.to, block.coinbase])
+  if (loading !== undefined) await loading
   checkExecutable(transaction, state, block)
   if (isPlainTransfer(transaction, state, environment)) return runPlainTransfer(transaction, state, block, position)
   return runInEVM(transaction, state, block, position, environment)

@@ -9,8 +9,7 @@
  * await expect(() => send()).to.changeBalance(bob, 5n, 'pending')
  * ```
  */
-import type { Chain } from '../chain.ts'
-import type { BlockTag } from '../types.ts'
+import type { BlockTag, Chain } from '../index.ts'
 import { decodePanicCode, decodeRevertReason, revertDataOf } from './revert-data.ts'
 
 /** The part of chai a plugin uses (kept structural so chai stays a peer of the user's choosing). */

@@ -4,7 +4,7 @@
  * it again, and returns the first call's result. Reverting to an older fixture discards the
  * snapshots of fixtures loaded after it, as snapshots themselves do.
  */
-import type { Chain } from '../chain.ts'
+import type { Chain } from '../index.ts'
 
 /** A fixture: named, so it can be recognised on later calls (Hardhat refuses anonymous ones). */
 export type Fixture<T> = () => Promise<T>

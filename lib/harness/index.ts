@@ -11,7 +11,7 @@
  * chai.use(chaiMatchers)
  * ```
  */
-import type { Chain } from '../chain.ts'
+import type { Chain } from '../index.ts'
 import { createChaiMatchers, type ChaiPlugin } from './chai-matchers.ts'
 import { createFixtureLoader, type Fixture } from './fixtures.ts'
 import { createTimeHelpers, type TimeHelpers } from './time.ts'

@@ -1,7 +1,5 @@
 /** Time helpers for tests: step the chain to its next pre-confirmation or seal, or to a timestamp. */
-import type { SealedBlock } from '../blocks/block.ts'
-import type { Preconfirmation } from '../builder.ts'
-import type { Chain } from '../chain.ts'
+import type { Chain, Preconfirmation, SealedBlock } from '../index.ts'
 
 /** The time helpers of a harness. */
 export interface TimeHelpers {

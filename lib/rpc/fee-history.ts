@@ -4,10 +4,9 @@
  * effective tip below which that share of the block's gas was paid.
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
-import type { Chain } from '../chain.ts'
 import { nextBaseFee } from '../blocks/base-fee.ts'
+import type { BlockResolver, BlockSelector } from '../engine/block-resolver.ts'
 import { toQuantity } from './hex.ts'
-import type { BlockSelector } from './params.ts'
 
 /** geth's maximum block count per request (more is silently capped). */
 const MAX_BLOCK_COUNT = 1024
@@ -39,32 +38,33 @@ function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
 }
 
 /** The `eth_feeHistory` result. */
-export function feeHistory(chain: Chain, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
+export function feeHistory(blocks: BlockResolver, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
   if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
-  const includesPending = 'tag' in newest && newest.tag === 'pending'
-  const last = includesPending ? chain.blockNumber() + 1n : chain.resolveBlock(newest).sealed!.header.number
+  const resolved = blocks.resolve(newest)
+  const includesPending = resolved.kind === 'pending'
+  const last = includesPending ? resolved.context.number : resolved.block.header.number
   const count = BigInt(Math.min(blockCount, MAX_BLOCK_COUNT))
   const oldest = last + 1n - count > 0n ? last + 1n - count : 0n
 
-  const blocks: FeeBlock[] = []
+  const feeBlocks: FeeBlock[] = []
   for (let number = oldest; number <= last; number++) {
     if (includesPending && number === last) {
-      const { context, gasUsed, transactions } = chain.pending
-      blocks.push({ baseFeePerGas: context.baseFeePerGas, gasUsed, gasLimit: context.gasLimit, transactions })
+      const { context, gasUsed, transactions } = blocks.pending
+      feeBlocks.push({ baseFeePerGas: context.baseFeePerGas, gasUsed, gasLimit: context.gasLimit, transactions })
     } else {
-      const { header, transactions } = chain.blockByNumber(Number(number))!
-      blocks.push({ baseFeePerGas: header.baseFeePerGas, gasUsed: header.gasUsed, gasLimit: header.gasLimit, transactions })
+      const { header, transactions } = blocks.byNumber(number)!
+      feeBlocks.push({ baseFeePerGas: header.baseFeePerGas, gasUsed: header.gasUsed, gasLimit: header.gasLimit, transactions })
     }
   }
-  const newestBlock = blocks[blocks.length - 1]
-  const baseFees = [...blocks.map((block) => block.baseFeePerGas), nextBaseFee(newestBlock.baseFeePerGas, newestBlock.gasUsed, newestBlock.gasLimit)]
+  const newestBlock = feeBlocks[feeBlocks.length - 1]
+  const baseFees = [...feeBlocks.map((block) => block.baseFeePerGas), nextBaseFee(newestBlock.baseFeePerGas, newestBlock.gasUsed, newestBlock.gasLimit)]
   const result: Record<string, unknown> = {
     oldestBlock: toQuantity(oldest),
     baseFeePerGas: baseFees.map(toQuantity),
-    gasUsedRatio: blocks.map((block) => Number(block.gasUsed) / Number(block.gasLimit)),
+    gasUsedRatio: feeBlocks.map((block) => Number(block.gasUsed) / Number(block.gasLimit)),
     baseFeePerBlobGas: baseFees.map(() => '0x1'),
-    blobGasUsedRatio: blocks.map(() => 0),
+    blobGasUsedRatio: feeBlocks.map(() => 0),
   }
-  if (percentiles.length > 0) result.reward = blocks.map((block) => rewards(block, percentiles).map(toQuantity))
+  if (percentiles.length > 0) result.reward = feeBlocks.map((block) => rewards(block, percentiles).map(toQuantity))
   return result
 }

@@ -2,22 +2,33 @@
  * Engine objects to their JSON-RPC form (geth's field names and formats). A pre-confirmed
  * transaction's receipt carries 32 zero bytes as its block hash, as Base's flashblocks nodes do.
  */
-import { Capability } from '@ethereumjs/tx'
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { commitBody } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
-import { BLOOM_BYTES, mergeBloom } from '../blocks/bloom.ts'
 import { EMPTY_OMMERS_HASH } from '../blocks/header.ts'
-import { encodeReceipt, type Log } from '../blocks/receipt.ts'
-import { orderedTrieRoot } from '../trie/ordered-trie.ts'
-import type { PendingBlock } from '../pending-block.ts'
-import { effectiveTip, type PooledTransaction } from '../txpool/pooled-transaction.ts'
-import type { Hash } from '../types.ts'
+import type { Log } from '../blocks/receipt.ts'
+import type { PendingBlockView } from '../builder/pending-block.ts'
+import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
+import type { Hash, Hex } from '../types.ts'
 import { toData, toQuantity } from './hex.ts'
 
 /** The block hash of pre-confirmed receipts and of the pending block: 32 zero bytes. */
 export const PENDING_BLOCK_HASH = `0x${'0'.repeat(64)}` as Hash
 
 const ZERO_NONCE = '0x0000000000000000'
+
+const codeHex = new WeakMap<Uint8Array, Hex>()
+
+/** Runtime code on the wire; each code array is converted once (the state keeps it stable per account). */
+export function formatCode(code: Uint8Array): Hex {
+  if (code.length === 0) return '0x'
+  let hex = codeHex.get(code)
+  if (hex === undefined) {
+    hex = toData(code)
+    codeHex.set(code, hex)
+  }
+  return hex
+}
 
 /** Where a transaction sits, for its JSON: nothing (mempool) or block, number and index. */
 export interface InclusionPoint {
@@ -30,8 +41,8 @@ export interface InclusionPoint {
 }
 
 /** A transaction as `eth_getTransactionByHash` returns it. */
-export function formatTransaction(transaction: PooledTransaction, at: InclusionPoint | undefined): Record<string, unknown> {
-  const { tx, type } = transaction
+export function formatTransaction(transaction: Transaction, at: InclusionPoint | undefined): Record<string, unknown> {
+  const { type } = transaction
   const json: Record<string, unknown> = {
     blockHash: at?.blockHash ?? null,
     blockNumber: at === undefined ? null : toQuantity(at.blockNumber),
@@ -43,7 +54,7 @@ export function formatTransaction(transaction: PooledTransaction, at: InclusionP
         : transaction.maxFeePerGas,
     ),
     hash: transaction.hash,
-    input: toData(tx.data),
+    input: toData(transaction.data),
     nonce: toQuantity(transaction.nonce),
     to: transaction.to ?? null,
     transactionIndex: at === undefined ? null : toQuantity(at.index),
@@ -54,11 +65,9 @@ export function formatTransaction(transaction: PooledTransaction, at: InclusionP
     json.maxFeePerGas = toQuantity(transaction.maxFeePerGas)
     json.maxPriorityFeePerGas = toQuantity(transaction.maxPriorityFeePerGas)
   }
-  if ('accessList' in tx) {
-    json.accessList = tx.accessList.map(([address, keys]) => ({ address: bytesToHex(address), storageKeys: keys.map((key) => bytesToHex(key)) }))
-  }
-  if ('authorizationList' in tx) {
-    json.authorizationList = tx.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
+  if (type !== 0) json.accessList = transaction.accessList.map(({ address, storageKeys }) => ({ address, storageKeys: [...storageKeys] }))
+  if (type === 4) {
+    json.authorizationList = transaction.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
       chainId: toQuantity(bytesToBigInt(chainId)),
       address: bytesToHex(address),
       nonce: toQuantity(bytesToBigInt(nonce)),
@@ -67,12 +76,11 @@ export function formatTransaction(transaction: PooledTransaction, at: InclusionP
       s: toQuantity(bytesToBigInt(s)),
     }))
   }
-  const chainId = 'chainId' in tx ? tx.chainId : tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined
-  if (chainId !== undefined) json.chainId = toQuantity(chainId)
-  json.v = toQuantity(tx.v!)
-  json.r = toQuantity(tx.r!)
-  json.s = toQuantity(tx.s!)
-  if (type !== 0) json.yParity = toQuantity(tx.v!)
+  if (transaction.chainId !== undefined) json.chainId = toQuantity(transaction.chainId)
+  json.v = toQuantity(transaction.v)
+  json.r = toQuantity(transaction.r)
+  json.s = toQuantity(transaction.s)
+  if (type !== 0) json.yParity = toQuantity(transaction.v)
   return json
 }
 
@@ -193,10 +201,9 @@ export function formatBlock(block: SealedBlock, fullTransactions: boolean): Reco
  * The pre-confirmed block as `eth_getBlockByNumber('pending')` returns it: hash and state root
  * are 32 zero bytes (neither is final before the seal), transactions are those pre-confirmed so far.
  */
-export function formatPendingBlock(pending: PendingBlock, fullTransactions: boolean): Record<string, unknown> {
+export function formatPendingBlock(pending: PendingBlockView, fullTransactions: boolean): Record<string, unknown> {
   const { context, transactions } = pending
-  const logsBloom = new Uint8Array(BLOOM_BYTES)
-  for (const { receipt } of transactions) mergeBloom(logsBloom, receipt.logsBloom)
+  const { logsBloom, transactionsRoot, receiptsRoot } = commitBody(transactions)
   return {
     number: toQuantity(context.number),
     hash: PENDING_BLOCK_HASH,
@@ -204,9 +211,9 @@ export function formatPendingBlock(pending: PendingBlock, fullTransactions: bool
     nonce: ZERO_NONCE,
     sha3Uncles: toData(EMPTY_OMMERS_HASH),
     logsBloom: toData(logsBloom),
-    transactionsRoot: toData(orderedTrieRoot(transactions.map(({ transaction }) => transaction.raw))),
+    transactionsRoot: toData(transactionsRoot),
     stateRoot: PENDING_BLOCK_HASH,
-    receiptsRoot: toData(orderedTrieRoot(transactions.map(({ transaction, receipt }) => encodeReceipt(transaction.type, receipt)))),
+    receiptsRoot: toData(receiptsRoot),
     miner: context.coinbase,
     difficulty: '0x0',
     totalDifficulty: '0x0',

@@ -7,7 +7,8 @@ import { bloomMayContain } from '../blocks/bloom.ts'
 import type { Log } from '../blocks/receipt.ts'
 import type { Address } from '../types.ts'
 import { invalidArgument, parseAddress, parseHash } from './hex.ts'
-import { parseBlockTag, type BlockSelector } from './params.ts'
+import type { BlockSelector } from '../engine/block-resolver.ts'
+import { parseBlockTag } from './params.ts'
 
 /** Emitters (any of) and topics by position (null: any; a list: any of). */
 export interface LogFilter {

@@ -2,8 +2,14 @@
  * How an RPC method is declared: its parameters (each a name for error messages, a parser and,
  * if optional, a default) and a handler that receives them parsed.
  */
-import type { Chain } from '../chain.ts'
-import { describeValue, invalidArgument } from './hex.ts'
+import type { Engine } from '../engine/engine.ts'
+import type { Subscriptions } from './subscriptions.ts'
+
+/** What a method's handler works with: the chain's engine and its subscriptions. */
+export interface MethodContext {
+  readonly engine: Engine
+  readonly subscriptions: Subscriptions
+}
 
 /** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
 export interface Parameter<T> {
@@ -17,15 +23,15 @@ type Parsed<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never }
 /** One RPC method. */
 export interface MethodDefinition {
   readonly parameters: readonly Parameter<unknown>[]
-  readonly handler: (chain: Chain, args: unknown[]) => unknown
+  readonly handler: (context: MethodContext, args: unknown[]) => unknown
 }
 
 /** Declares a method: its parameters, then a handler that gets them parsed and typed. */
 export function method<const P extends readonly Parameter<unknown>[]>(
   parameters: P,
-  handler: (chain: Chain, ...args: Parsed<P>) => unknown,
+  handler: (context: MethodContext, ...args: Parsed<P>) => unknown,
 ): MethodDefinition {
-  return { parameters, handler: (chain, args) => handler(chain, ...(args as Parsed<P>)) }
+  return { parameters, handler: (context, args) => handler(context, ...(args as Parsed<P>)) }
 }
 
 /** A parameter that must be given. */
@@ -36,10 +42,4 @@ export function required<T>(name: string, parse: (value: unknown, name: string) 
 /** A parameter that may be omitted (or null), taking `fallback()` then. */
 export function optional<T>(name: string, parse: (value: unknown, name: string) => T, fallback: () => T): Parameter<T> {
   return { name, parse, fallback }
-}
-
-/** A JSON boolean. */
-export function parseBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${describeValue(value)}`)
-  return value
 }

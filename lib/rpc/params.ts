@@ -2,14 +2,17 @@
  * Parsers for the structured parameters of the RPC methods (and of the chain's plain
  * functions, which take the same shapes): block tags and call objects.
  */
+import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
+import type { TransactionRequest } from '../engine/intake.ts'
 import type { CallRequest } from '../execution/run-call.ts'
-import type { Address, BlockTagName, Hash, Hex } from '../types.ts'
-import { invalidArgument, parseAddress, parseData, parseHash, parseQuantity } from './hex.ts'
+import type { Address, BlockTagName, Hex } from '../types.ts'
+import { describeValue, invalidArgument, parseAddress, parseData, parseHash, parseQuantity } from './hex.ts'
 
-/** A block tag after parsing: a named tag, a number, or a hash (EIP-1898). */
-export type BlockSelector = { readonly tag: BlockTagName } | { readonly number: bigint } | { readonly hash: Hash }
-
-const tagNames = new Set<string>(['latest', 'pending', 'safe', 'finalized', 'earliest'])
+/** A JSON boolean. */
+export function parseBoolean(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw invalidArgument(name, `expected a boolean, got ${describeValue(value)}`)
+  return value
+}
 
 /** A QUANTITY given as hex, or (in-process) as a bigint or a safe integer. */
 export function parseQuantityLike(value: unknown, name: string): bigint {
@@ -20,7 +23,10 @@ export function parseQuantityLike(value: unknown, name: string): bigint {
 
 /** A block tag, number or EIP-1898 object. */
 export function parseBlockTag(value: unknown, name: string): BlockSelector {
-  if (typeof value === 'string' && tagNames.has(value)) return { tag: value as BlockTagName }
+  // The common tags first, by identity of the string: no lookup on the hot read paths.
+  if (value === 'latest') return TAG.latest
+  if (value === 'pending') return TAG.pending
+  if (typeof value === 'string' && Object.hasOwn(TAG, value)) return TAG[value as BlockTagName]
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const object = value as { blockHash?: unknown; blockNumber?: unknown }
     if (object.blockHash !== undefined && object.blockNumber !== undefined) {
@@ -56,7 +62,7 @@ function parseAccessList(value: unknown, name: string): CallRequest['accessList'
 }
 
 /** The call object of `eth_call` / `eth_estimateGas` (`data` or its alias `input`). */
-export function parseCallRequest(value: unknown, name: string): CallRequest & { readonly nonce?: bigint } {
+export function parseCallRequest(value: unknown, name: string): TransactionRequest {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected a call object')
   const object = value as Record<string, unknown>
   const data = optional(object, 'data', name, parseData)

@@ -3,9 +3,9 @@
  * the in-process provider and the HTTP and WebSocket servers. Errors always come out as
  * RPCErrors (`code`, `message`, `data`).
  */
-import type { Chain } from '../chain.ts'
 import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, toRPCError } from '../errors.ts'
-import { methods } from './methods.ts'
+import type { MethodContext, MethodDefinition } from './method-definition.ts'
+import { methods, subscriptionMethods } from './methods.ts'
 
 /** An EIP-1193 request. `params` defaults to an empty list. */
 export interface RequestArguments {
@@ -13,8 +13,7 @@ export interface RequestArguments {
   readonly params?: unknown
 }
 
-function parseParameters(method: string, params: unknown): unknown[] {
-  const definition = methods[method]
+function parseParameters(definition: MethodDefinition, params: unknown): unknown[] {
   const given = params === undefined || params === null ? [] : params
   if (!Array.isArray(given)) throw new InvalidParamsError('invalid params: expected an array of positional parameters')
   const { parameters } = definition
@@ -32,14 +31,15 @@ function parseParameters(method: string, params: unknown): unknown[] {
 }
 
 /** Answers one request; throws an RPCError (never anything else). */
-export async function handleRequest(chain: Chain, args: RequestArguments): Promise<unknown> {
+export async function handleRequest(context: MethodContext, args: RequestArguments): Promise<unknown> {
   try {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw new InvalidRequestError('expected { method: string, params?: unknown[] }')
     }
     const { method } = args
-    if (!Object.hasOwn(methods, method)) throw new MethodNotFoundError(method)
-    return await methods[method].handler(chain, parseParameters(method, args.params))
+    const definition = Object.hasOwn(methods, method) ? methods[method] : Object.hasOwn(subscriptionMethods, method) ? subscriptionMethods[method] : undefined
+    if (definition === undefined) throw new MethodNotFoundError(method)
+    return await definition.handler(context, parseParameters(definition, args.params))
   } catch (error) {
     throw toRPCError(error)
   }

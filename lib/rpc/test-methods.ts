@@ -4,10 +4,9 @@
  * names (viem's test client sends either). Hardhat's names answer `true`, Anvil's `null`, as
  * each does.
  */
-import type { Chain } from '../chain.ts'
 import { invalidArgument, parseAddress, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
-import { method, optional, parseBoolean, required, type MethodDefinition } from './method-definition.ts'
-import { parseQuantityLike } from './params.ts'
+import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { parseBoolean, parseQuantityLike } from './params.ts'
 
 const address = required('0 (address)', parseAddress)
 
@@ -35,83 +34,83 @@ function both(name: string, definition: (answer: null | true) => MethodDefinitio
 
 /** Every test control, by RPC name. */
 export const testMethods: Readonly<Record<string, MethodDefinition>> = {
-  preconf_advanceClock: method([required('0 (milliseconds)', parseAdvance)], async (chain, ms) => {
-    await chain.clock.advance(ms)
-    return chain.clock.now()
+  preconf_advanceClock: method([required('0 (milliseconds)', parseAdvance)], async ({ engine }, ms) => {
+    await engine.clock.advance(ms)
+    return engine.clock.now()
   }),
-  preconf_tick: method([], async (chain) => {
-    const preconfirmation = await chain.tick()
+  preconf_tick: method([], async ({ engine }) => {
+    const preconfirmation = await engine.mining.tick()
     return {
       blockNumber: toQuantity(preconfirmation.blockNumber),
       index: preconfirmation.index,
       transactions: preconfirmation.transactions.map(({ transaction }) => transaction.hash),
     }
   }),
-  evm_mine: method([optional('0 (timestamp)', parseQuantityLike, () => undefined)], async (chain, timestamp) => {
-    if (timestamp !== undefined) await chain.setNextBlockTimestamp(timestamp)
-    await chain.mine()
+  evm_mine: method([optional('0 (timestamp)', parseQuantityLike, () => undefined)], async ({ engine }, timestamp) => {
+    if (timestamp !== undefined) await engine.controls.setNextBlockTimestamp(timestamp)
+    await engine.mining.mine()
     return '0x0'
   }),
-  evm_snapshot: method([], async (chain) => toQuantity(await chain.snapshot())),
-  evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], (chain, id) => chain.revert(id)),
-  evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], (chain, seconds) => chain.increaseTime(seconds)),
-  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async (chain, timestamp) => {
-    await chain.setNextBlockTimestamp(timestamp)
+  evm_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
+  evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
+  evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
+  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
+    await engine.controls.setNextBlockTimestamp(timestamp)
     return null
   }),
-  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async (chain, enabled) => {
-    await chain.setMining(enabled ? 'auto' : 'interval')
+  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
+    await engine.mining.setMode(enabled ? 'auto' : 'interval')
     return null
   }),
-  ...both('getAutomine', () => method([], (chain) => chain.mining === 'auto')),
+  ...both('getAutomine', () => method([], ({ engine }) => engine.mining.mode === 'auto')),
   ...both('mine', (answer) =>
     method(
       [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
-      async (chain, blocks, interval) => {
-        await chain.mineBlocks(blocks, interval)
+      async ({ engine }, blocks, interval) => {
+        await engine.mining.mineBlocks(blocks, interval)
         return answer
       },
     ),
   ),
   ...both('setBalance', (answer) =>
-    method([address, required('1 (balance)', parseQuantityLike)], async (chain, account, balance) => {
-      await chain.setBalance(account, balance)
+    method([address, required('1 (balance)', parseQuantityLike)], async ({ engine }, account, balance) => {
+      await engine.controls.setBalance(account, balance)
       return answer
     }),
   ),
   ...both('setNonce', (answer) =>
-    method([address, required('1 (nonce)', parseQuantityLike)], async (chain, account, nonce) => {
-      await chain.setNonce(account, nonce)
+    method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
+      await engine.controls.setNonce(account, nonce)
       return answer
     }),
   ),
   ...both('setCode', (answer) =>
-    method([address, required('1 (code)', parseData)], async (chain, account, code) => {
-      await chain.setCode(account, code)
+    method([address, required('1 (code)', parseData)], async ({ engine }, account, code) => {
+      await engine.controls.setCode(account, code)
       return answer
     }),
   ),
   ...both('setStorageAt', (answer) =>
-    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async (chain, account, slot, value) => {
-      await chain.setStorageAt(account, slot, value)
+    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async ({ engine }, account, slot, value) => {
+      await engine.controls.setStorageAt(account, slot, value)
       return answer
     }),
   ),
   ...both('impersonateAccount', (answer) =>
-    method([address], (chain: Chain, account) => {
-      chain.impersonateAccount(account)
+    method([address], ({ engine }, account) => {
+      engine.controls.impersonate(account)
       return answer
     }),
   ),
   ...both('stopImpersonatingAccount', (answer) =>
-    method([address], (chain: Chain, account) => {
-      chain.stopImpersonatingAccount(account)
+    method([address], ({ engine }, account) => {
+      engine.controls.stopImpersonating(account)
       return answer
     }),
   ),
-  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async (chain, seconds) => {
-    await chain.setBlockTimestampInterval(seconds)
+  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
+    await engine.controls.setBlockTimestampInterval(seconds)
     return null
   }),
-  anvil_removeBlockTimestampInterval: method([], (chain) => chain.setBlockTimestampInterval(undefined)),
+  anvil_removeBlockTimestampInterval: method([], ({ engine }) => engine.controls.setBlockTimestampInterval(undefined)),
 }

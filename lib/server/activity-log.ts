@@ -2,9 +2,7 @@
  * The node's compact log: a line per pre-confirmation that included transactions, a line per
  * sealed block, and the requests served since the last line, counted by method.
  */
-import type { SealedBlock } from '../blocks/block.ts'
-import type { Preconfirmation } from '../builder.ts'
-import type { Chain } from '../chain.ts'
+import type { Chain, Preconfirmation, SealedBlock } from '../index.ts'
 
 /** Counts requests and writes the activity of `chain` with `write`. */
 export interface ActivityLog {

@@ -6,9 +6,14 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
 import type { Chain } from '../chain.ts'
+import { MethodNotFoundError } from '../errors.ts'
 import { handleHttpRequest } from './http-handler.ts'
 import type { Dispatch } from './json-rpc.ts'
+import { SubscriptionRouter } from './subscription-router.ts'
 import { serveWebSocket } from './websocket-session.ts'
+
+/** Methods that need a connection to send notifications on: WebSocket only. */
+const SUBSCRIPTION_METHODS = new Set(['eth_subscribe', 'eth_unsubscribe'])
 
 /** Where and how to listen. */
 export interface ServerOptions {
@@ -60,19 +65,15 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
           onRequest(request.method)
           return chain.request(request)
         }
+  // HTTP has no channel for notifications: it offers no subscription methods (geth's HTTP endpoint neither).
+  const httpDispatch: Dispatch = (request) => (SUBSCRIPTION_METHODS.has(request.method) ? Promise.reject(new MethodNotFoundError(request.method)) : dispatch(request))
   const http = createServer({ keepAlive: true }, (request, response) => {
-    handleHttpRequest(request, response, dispatch).catch((error) => {
+    handleHttpRequest(request, response, httpDispatch).catch((error) => {
       if (!response.headersSent) response.writeHead(500)
       response.end(String(error))
     })
   })
-  let subscriptionCount = 0
-  const session = {
-    chain,
-    dispatch,
-    onRequest,
-    nextSubscriptionId: (): `0x${string}` => `0x${(++subscriptionCount).toString(16).padStart(32, '0')}`,
-  }
+  const session = { dispatch, router: new SubscriptionRouter(chain) }
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   http.on('upgrade', (request, socket, head) => sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, session)))
   const address = await listen(http, host, options.port ?? 8545)
@@ -85,6 +86,7 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
     chain,
     async close() {
       chain.close()
+      session.router.close()
       for (const client of sockets.clients) client.terminate()
       sockets.close()
       http.closeAllConnections()

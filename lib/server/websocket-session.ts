@@ -1,32 +1,30 @@
 /**
- * One WebSocket connection: every RPC method, plus `eth_subscribe` / `eth_unsubscribe`. A
- * subscription's notifications wait until its id has been sent. A subscriber that stops reading
- * is disconnected once its backlog passes {@link MAX_BACKLOG_BYTES}, so it never holds the chain.
+ * One WebSocket connection: every RPC method, plus `eth_subscribe` / `eth_unsubscribe` for
+ * subscriptions of its own. A subscription's notifications wait until its id has been sent. A
+ * subscriber that stops reading is disconnected once its backlog passes
+ * {@link MAX_BACKLOG_BYTES}, so it never holds the chain.
  */
 import type { WebSocket } from 'ws'
-import type { Chain } from '../chain.ts'
-import { InvalidParamsError, ParseError } from '../errors.ts'
+import { ParseError } from '../errors.ts'
 import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
-import { subscribe, type Unsubscribe } from './subscriptions.ts'
+import type { SubscriptionRouter } from './subscription-router.ts'
 
 /** Unsent bytes a subscriber may accumulate before it is disconnected. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 
 /** What a connection shares with its server. */
 export interface SessionContext {
-  readonly chain: Chain
-  /** Every method but the subscription ones. */
+  /** Every method, the subscription ones included. */
   readonly dispatch: Dispatch
-  /** A new subscription id, unique on the server (16 bytes of hex like geth's, from a counter). */
-  readonly nextSubscriptionId: () => `0x${string}`
-  /** Hears the subscription methods too (the activity log). */
-  readonly onRequest?: (method: string) => void
+  /** Where the chain's notifications are routed to their connection. */
+  readonly router: SubscriptionRouter
 }
 
 /** Serves `socket` until it closes. */
-export function serveWebSocket(socket: WebSocket, { chain, dispatch, nextSubscriptionId, onRequest }: SessionContext): void {
-  const subscriptions = new Map<string, Unsubscribe>()
-  /** Notifications of subscriptions whose id is not sent yet. */
+export function serveWebSocket(socket: WebSocket, { dispatch, router }: SessionContext): void {
+  /** This connection's subscriptions; those whose id is sent deliver at once, the others are held. */
+  const owned = new Set<string>()
+  const announced = new Set<string>()
   const held = new Map<string, string[]>()
 
   const send = (text: string): void => {
@@ -38,34 +36,38 @@ export function serveWebSocket(socket: WebSocket, { chain, dispatch, nextSubscri
     socket.send(text)
   }
 
+  const notify = (subscription: string, result: unknown): void => {
+    const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
+    if (announced.has(subscription)) send(text)
+    else held.set(subscription, [...(held.get(subscription) ?? []), text])
+  }
+
+  const forget = (id: string): void => {
+    owned.delete(id)
+    announced.delete(id)
+    held.delete(id)
+  }
+
   /** Answers one message's requests; subscriptions it opens are recorded in `opened`. */
   const dispatcher =
     (opened: string[]): Dispatch =>
     async (request) => {
       if (request.method === 'eth_subscribe') {
-        onRequest?.(request.method)
-        const id = nextSubscriptionId()
-        const unsubscribe = subscribe(chain, request.params, (result) => {
-          const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } })
-          const waiting = held.get(id)
-          if (waiting === undefined) send(text)
-          else waiting.push(text)
-        })
-        held.set(id, [])
-        subscriptions.set(id, unsubscribe)
-        opened.push(id)
+        const id = await router.claim(() => dispatch(request), notify)
+        owned.add(id as string)
+        opened.push(id as string)
         return id
       }
       if (request.method === 'eth_unsubscribe') {
-        onRequest?.(request.method)
         const [id] = Array.isArray(request.params) ? request.params : []
-        if (typeof id !== 'string') throw new InvalidParamsError('invalid argument 0 (subscription id): expected a string')
-        const unsubscribe = subscriptions.get(id.toLowerCase())
-        if (unsubscribe === undefined) return false
-        unsubscribe()
-        subscriptions.delete(id.toLowerCase())
-        held.delete(id.toLowerCase())
-        return true
+        // Another connection's subscription is not this one's to end (Anvil answers false).
+        if (typeof id === 'string' && !owned.has(id.toLowerCase())) return false
+        const result = await dispatch(request)
+        if (typeof id === 'string') {
+          forget(id.toLowerCase())
+          router.release(id.toLowerCase())
+        }
+        return result
       }
       return dispatch(request)
     }
@@ -82,9 +84,9 @@ export function serveWebSocket(socket: WebSocket, { chain, dispatch, nextSubscri
     const answer = await handleJsonRpc(body, dispatcher(opened))
     if (answer !== undefined) send(JSON.stringify(answer))
     for (const id of opened) {
-      const waiting = held.get(id) ?? []
+      announced.add(id)
+      for (const text of held.get(id) ?? []) send(text)
       held.delete(id)
-      for (const text of waiting) send(text)
     }
   })
 
@@ -92,8 +94,9 @@ export function serveWebSocket(socket: WebSocket, { chain, dispatch, nextSubscri
   socket.on('error', () => {})
 
   socket.on('close', () => {
-    for (const unsubscribe of subscriptions.values()) unsubscribe()
-    subscriptions.clear()
-    held.clear()
+    for (const id of [...owned]) {
+      forget(id)
+      router.end(id)
+    }
   })
 }

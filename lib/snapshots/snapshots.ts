@@ -1,31 +1,39 @@
 /**
- * Snapshots of the whole simulated world (state, history, overlay, mempool, blocks, clock),
- * as `evm_snapshot` / `evm_revert` give them in Hardhat and Anvil: ids count up from 1 and are
- * never reused; reverting to one restores the world as it was when it was taken and discards
- * it together with every later snapshot (a reverted id cannot be reverted to again).
+ * Snapshots of the whole simulated world (state, history, pending block, mempool, blocks,
+ * clock), as `evm_snapshot` / `evm_revert` give them in Hardhat and Anvil: ids count up from 1
+ * and are never reused; reverting to one restores the world as it was when it was taken and
+ * discards it together with every later snapshot (a reverted id cannot be reverted to again).
+ * What lives in the undo log costs only what changed since; the rest (the clock, the schedule,
+ * the mining mode, …) is captured outright by the parts that registered a capture.
  */
 import { UndoLog } from './undo-log.ts'
 
-/** Restores the values a snapshot captured outright (the clock and the schedule). */
-export type RestoreCaptured = () => void
+/** Captures a part's state as it is now and returns how to restore it. */
+export type Capture = () => () => void
 
 interface Snapshot {
   readonly id: number
   readonly position: number
-  readonly restore: RestoreCaptured
+  readonly restores: ReadonlyArray<() => void>
 }
 
 /** The open snapshots of one chain, over its undo log. */
 export class Snapshots {
   /** The log every world mutation records into while a snapshot is open. */
   readonly log = new UndoLog()
+  private readonly captures: Capture[] = []
   private readonly open: Snapshot[] = []
   private nextId = 1
 
-  /** Takes a snapshot; `capture` saves what is restored outright and returns how to restore it. */
-  take(capture: () => RestoreCaptured): number {
+  /** Adds a part's capture: it runs at every snapshot, its restore at the revert. */
+  register(capture: Capture): void {
+    this.captures.push(capture)
+  }
+
+  /** Takes a snapshot; returns its id. */
+  take(): number {
     const id = this.nextId++
-    this.open.push({ id, position: this.log.open(), restore: capture() })
+    this.open.push({ id, position: this.log.open(), restores: this.captures.map((capture) => capture()) })
     return id
   }
 
@@ -35,7 +43,7 @@ export class Snapshots {
     if (index === -1) return false
     const snapshot = this.open[index]
     this.log.rollback(snapshot.position)
-    snapshot.restore()
+    for (const restore of snapshot.restores) restore()
     this.log.close(this.open.length - index)
     this.open.length = index
     return true

@@ -2,7 +2,8 @@
  * Presents a {@link StateLayer} to @ethereumjs/evm as its state manager. The EVM keeps one
  * adapter for its lifetime; each transaction or call points it at a fresh layer with
  * {@link EVMStateAdapter.attach}, and the layer's parent is the "original" state that
- * EIP-2200/3529 gas rules compare against.
+ * EIP-2200/3529 gas rules compare against. A key the layer does not hold yet (a forked chain's
+ * first touch of an account) is loaded through the layer's state source, awaited here.
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, KECCAK256_RLP, bigIntToBytes, bytesToBigInt, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util'
@@ -10,6 +11,7 @@ import type { Address as EVMAddress } from '@ethereumjs/util'
 import type { Address } from '../types.ts'
 import { EMPTY_CODE, withAccountCode, type AccountState } from './account.ts'
 import type { StateLayer } from './state-layer.ts'
+import { readAccount, readStorage } from './state-source.ts'
 
 const EMPTY_WORD = new Uint8Array(0)
 
@@ -33,7 +35,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   /** The state before the current transaction: what SSTORE gas compares against. */
   readonly originalStorageCache = {
     get: async (address: EVMAddress, key: Uint8Array): Promise<Uint8Array> =>
-      wordToBytes(this.layer.parent.getStorage(keyOf(address), bytesToBigInt(key))),
+      wordToBytes(await readStorage(this.layer.parent, keyOf(address), bytesToBigInt(key))),
     clear: (): void => {},
   }
 
@@ -43,7 +45,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async getAccount(address: EVMAddress): Promise<Account | undefined> {
-    const account = this.layer.getAccount(keyOf(address))
+    const account = await readAccount(this.layer, keyOf(address))
     return account === undefined ? undefined : toEVMAccount(account)
   }
 
@@ -53,7 +55,7 @@ export class EVMStateAdapter implements StateManagerInterface {
       this.layer.putAccount(key, undefined)
       return
     }
-    const current = this.layer.getAccount(key)
+    const current = await readAccount(this.layer, key)
     const keepsCode = current !== undefined && equalsBytes(current.codeHash, account.codeHash)
     this.layer.putAccount(key, {
       nonce: account.nonce,
@@ -76,19 +78,19 @@ export class EVMStateAdapter implements StateManagerInterface {
 
   async putCode(address: EVMAddress, code: Uint8Array): Promise<void> {
     const key = keyOf(address)
-    this.layer.putAccount(key, withAccountCode(this.layer.getAccount(key), code))
+    this.layer.putAccount(key, withAccountCode(await readAccount(this.layer, key), code))
   }
 
   async getCode(address: EVMAddress): Promise<Uint8Array> {
-    return this.layer.getAccount(keyOf(address))?.code ?? EMPTY_CODE
+    return (await readAccount(this.layer, keyOf(address)))?.code ?? EMPTY_CODE
   }
 
   async getCodeSize(address: EVMAddress): Promise<number> {
-    return this.layer.getAccount(keyOf(address))?.code.length ?? 0
+    return (await readAccount(this.layer, keyOf(address)))?.code.length ?? 0
   }
 
   async getStorage(address: EVMAddress, key: Uint8Array): Promise<Uint8Array> {
-    return wordToBytes(this.layer.getStorage(keyOf(address), bytesToBigInt(key)))
+    return wordToBytes(await readStorage(this.layer, keyOf(address), bytesToBigInt(key)))
   }
 
   async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * Sealed history: every account and storage word keeps the list of blocks where it changed,
  * so a read at the head is one map lookup and a read at block N one binary search, whatever
- * the number of blocks; sealing a block costs only the keys it touched.
+ * the number of blocks; sealing a block costs only the keys it touched. Keys the chain never
+ * wrote fall through to the state source (nothing for a fresh chain; the fork point for a fork).
  */
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
-import type { StateChanges, StateView } from './state-view.ts'
+import type { StateChanges, StateSource, StateView, Unloaded } from './state-view.ts'
 
 /** The values one key took, by the block that wrote them (ascending). */
 class Versions<T> {
@@ -22,19 +23,23 @@ class Versions<T> {
     return this.values[this.values.length - 1]
   }
 
-  /** The value at the end of `block`, or `missing` if the key was not yet written. */
-  at<M>(block: number, missing: M): T | M {
+  get latestBlock(): number {
+    return this.blocks[this.blocks.length - 1]
+  }
+
+  /** The index of the value in force at the end of `block`, or -1 if the key was not yet written. */
+  indexAt(block: number): number {
     const { blocks } = this
-    if (blocks[blocks.length - 1] <= block) return this.latest
-    let low = 0
     let high = blocks.length - 1
-    if (blocks[0] > block) return missing
+    if (blocks[high] <= block) return high
+    if (blocks[0] > block) return -1
+    let low = 0
     while (low < high) {
       const middle = (low + high + 1) >> 1
       if (blocks[middle] <= block) low = middle
       else high = middle - 1
     }
-    return this.values[low]
+    return low
   }
 
   /**
@@ -59,67 +64,145 @@ class Versions<T> {
   }
 }
 
+/** One account's storage history: each word's versions, and the blocks that wiped them all. */
+class StorageHistory {
+  readonly slots = new Map<bigint, Versions<bigint>>()
+  /** Blocks in which the storage was wiped (before that block's own writes), ascending. */
+  wipes: number[] | undefined
+
+  /** The latest wipe at or before `block`, or -1. */
+  wipeAt(block: number): number {
+    const wipes = this.wipes
+    if (wipes === undefined) return -1
+    for (let i = wipes.length - 1; i >= 0; i--) if (wipes[i] <= block) return wipes[i]
+    return -1
+  }
+}
+
 /** The state of every sealed block, readable at the head or at any earlier block. */
 export class StateHistory {
   private readonly accounts = new Map<Address, Versions<AccountState | undefined>>()
-  private readonly storage = new Map<Address, Map<bigint, Versions<bigint>>>()
+  private readonly storage = new Map<Address, StorageHistory>()
   /** The view at the newest sealed block. */
   readonly latest: StateView
 
-  constructor(private readonly undoLog?: UndoLog) {
-    const history = this
+  constructor(
+    readonly source: StateSource,
+    private readonly undoLog?: UndoLog,
+  ) {
+    const { accounts, storage } = this
     this.latest = {
-      getAccount: (address) => history.accounts.get(address)?.latest,
-      getStorage: (address, slot) => history.storage.get(address)?.get(slot)?.latest ?? 0n,
-      storageSlots: (address) => history.storage.get(address)?.keys() ?? [],
+      source,
+      getAccount: (address) => {
+        const versions = accounts.get(address)
+        return versions === undefined ? source.account(address) : versions.latest
+      },
+      getStorage: (address, slot) => {
+        const history = storage.get(address)
+        if (history === undefined) return source.storage(address, slot)
+        const versions = history.slots.get(slot)
+        if (history.wipes === undefined) return versions === undefined ? source.storage(address, slot) : versions.latest
+        const wipe = history.wipes[history.wipes.length - 1]
+        return versions !== undefined && versions.latestBlock >= wipe ? versions.latest : 0n
+      },
     }
   }
 
   /** The view at the end of block `blockNumber`. */
   at(blockNumber: number): StateView {
+    const { source } = this
     return {
-      getAccount: (address) => this.accounts.get(address)?.at(blockNumber, undefined),
-      getStorage: (address, slot) => this.storage.get(address)?.get(slot)?.at(blockNumber, 0n) ?? 0n,
-      storageSlots: (address) => this.storage.get(address)?.keys() ?? [],
+      source,
+      getAccount: (address) => this.accountAt(address, blockNumber),
+      getStorage: (address, slot) => this.storageAt(address, slot, blockNumber),
     }
+  }
+
+  /** Every address the history holds an account or storage for (what a state dump enumerates). */
+  addresses(): Set<Address> {
+    return new Set([...this.accounts.keys(), ...this.storage.keys()])
+  }
+
+  /** The storage words of `address` at the head that the history holds (non-zero ones). */
+  *storageAtHead(address: Address): Iterable<[bigint, bigint]> {
+    const history = this.storage.get(address)
+    if (history === undefined) return
+    const wipe = history.wipes === undefined ? -1 : history.wipes[history.wipes.length - 1]
+    for (const [slot, versions] of history.slots) {
+      if (versions.latestBlock >= wipe && versions.latest !== 0n) yield [slot, versions.latest]
+    }
+  }
+
+  /** Whether the storage of `address` was wiped at some block (so the source no longer shows through). */
+  wasWiped(address: Address): boolean {
+    return this.storage.get(address)?.wipes !== undefined
   }
 
   /** Records `changes` as the state at the end of block `blockNumber`. */
   apply(blockNumber: number, changes: StateChanges): void {
     for (const [address, account] of changes.accounts) this.putAccount(blockNumber, address, account ?? undefined)
     for (const [address, slots] of changes.storage) {
+      if (slots.cleared) this.wipeStorage(blockNumber, address)
       for (const [slot, value] of slots) this.putStorage(blockNumber, address, slot, value)
     }
   }
 
   /** Writes one account as of `blockNumber` (undefined: deleted). */
   putAccount(blockNumber: number, address: Address, account: AccountState | undefined): void {
-    const versions = this.accounts.get(address)
-    const recording = this.undoLog?.recording === true
-    if (versions === undefined) {
-      this.accounts.set(address, new Versions(blockNumber, account))
-      if (recording) this.undoLog!.record(() => this.accounts.delete(address))
-    } else {
-      const undo = versions.write(blockNumber, account, recording)
-      if (undo !== undefined) this.undoLog!.record(undo)
-    }
+    this.writeVersion(this.accounts, address, blockNumber, account)
   }
 
   /** Writes one storage word as of `blockNumber`. */
   putStorage(blockNumber: number, address: Address, slot: bigint, value: bigint): void {
-    let slots = this.storage.get(address)
-    if (slots === undefined) {
-      slots = new Map()
-      this.storage.set(address, slots)
-    }
-    const versions = slots.get(slot)
+    this.writeVersion(this.storageOf(address).slots, slot, blockNumber, value)
+  }
+
+  /** Wipes the storage of `address` as of `blockNumber` (before that block's own writes). */
+  wipeStorage(blockNumber: number, address: Address): void {
+    const history = this.storageOf(address)
+    const previous = history.wipes
+    if (previous !== undefined && previous[previous.length - 1] === blockNumber) return
+    history.wipes = previous === undefined ? [blockNumber] : [...previous, blockNumber]
+    if (this.undoLog?.recording) this.undoLog.record(() => (history.wipes = previous))
+  }
+
+  /** Records `value` for `key` as of `blockNumber`, with its undo while a snapshot is open. */
+  private writeVersion<K, T>(versionsByKey: Map<K, Versions<T>>, key: K, blockNumber: number, value: T): void {
+    const versions = versionsByKey.get(key)
     const recording = this.undoLog?.recording === true
     if (versions === undefined) {
-      slots.set(slot, new Versions(blockNumber, value))
-      if (recording) this.undoLog!.record(() => slots.delete(slot))
+      versionsByKey.set(key, new Versions(blockNumber, value))
+      if (recording) this.undoLog!.record(() => versionsByKey.delete(key))
     } else {
       const undo = versions.write(blockNumber, value, recording)
       if (undo !== undefined) this.undoLog!.record(undo)
     }
+  }
+
+  private storageOf(address: Address): StorageHistory {
+    let history = this.storage.get(address)
+    if (history === undefined) {
+      history = new StorageHistory()
+      this.storage.set(address, history)
+      if (this.undoLog?.recording) this.undoLog.record(() => this.storage.delete(address))
+    }
+    return history
+  }
+
+  private accountAt(address: Address, block: number): AccountState | undefined | Unloaded {
+    const versions = this.accounts.get(address)
+    if (versions === undefined) return this.source.account(address)
+    const index = versions.indexAt(block)
+    return index === -1 ? this.source.account(address) : versions.values[index]
+  }
+
+  private storageAt(address: Address, slot: bigint, block: number): bigint | Unloaded {
+    const history = this.storage.get(address)
+    if (history === undefined) return this.source.storage(address, slot)
+    const wipe = history.wipeAt(block)
+    const versions = history.slots.get(slot)
+    const index = versions === undefined ? -1 : versions.indexAt(block)
+    if (index !== -1 && versions!.blocks[index] >= wipe) return versions!.values[index]
+    return wipe === -1 ? this.source.storage(address, slot) : 0n
   }
 }

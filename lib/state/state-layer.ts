@@ -1,33 +1,42 @@
 /**
- * A copy-on-write layer of state writes over a parent view: the pre-confirmed overlay, one
- * tick's block under construction, one transaction, or a call's throwaway journal. Nested
- * checkpoints (the EVM's call frames) undo only what they wrote.
+ * A copy-on-write layer of state writes over a parent view: the pre-confirmed block, one tick,
+ * one transaction, or a call's throwaway journal. Nested checkpoints (the EVM's call frames)
+ * undo only what they wrote. Wiping an account's storage is a marker on the layer, never an
+ * enumeration of the parent's slots (a forked parent could not enumerate them).
  */
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
-import type { StateChanges, StateView } from './state-view.ts'
+import type { StateChanges, StateSource, StateView, StorageWrites, Unloaded } from './state-view.ts'
+
+/** One account's storage writes in a layer. */
+class Slots extends Map<bigint, bigint> implements StorageWrites {
+  constructor(readonly cleared: boolean) {
+    super()
+  }
+}
 
 /** Marks "this layer had no entry" in the undo log. */
 const ABSENT = Symbol('absent')
 
 type UndoEntry =
-  | { readonly address: Address; readonly slot: undefined; readonly previous: AccountState | null | typeof ABSENT }
-  | { readonly address: Address; readonly slot: bigint; readonly previous: bigint | typeof ABSENT }
+  | { readonly kind: 'account'; readonly address: Address; readonly previous: AccountState | null | typeof ABSENT }
+  | { readonly kind: 'slot'; readonly address: Address; readonly slot: bigint; readonly previous: bigint | typeof ABSENT }
+  | { readonly kind: 'wipe'; readonly address: Address; readonly previous: Slots | typeof ABSENT }
 
 /** Writes over a parent view; reads fall through to the parent for keys this layer never wrote. */
 export class StateLayer implements StateView, StateChanges {
   /** Accounts written here; null marks a deleted account. */
   readonly accounts = new Map<Address, AccountState | null>()
-  /** Storage words written here, per address. */
-  readonly storage = new Map<Address, Map<bigint, bigint>>()
+  /** Storage words written here, per address (with the wipe marker). */
+  readonly storage = new Map<Address, Slots>()
   /** Undo entries of the open checkpoints (the EVM's call frames). */
   private readonly checkpointLog: UndoEntry[] = []
   private readonly checkpoints: number[] = []
 
   /**
    * @param parent the view this layer writes over
-   * @param undoLog set for layers that outlive a call (the pre-confirmed overlay): their writes
+   * @param undoLog set for layers that outlive a call (the pre-confirmed block): their writes
    *   are undone when a snapshot is reverted
    */
   constructor(
@@ -35,24 +44,27 @@ export class StateLayer implements StateView, StateChanges {
     private readonly undoLog?: UndoLog,
   ) {}
 
-  getAccount(address: Address): AccountState | undefined {
+  get source(): StateSource {
+    return this.parent.source
+  }
+
+  getAccount(address: Address): AccountState | undefined | Unloaded {
     const own = this.accounts.get(address)
     if (own !== undefined) return own ?? undefined
     return this.parent.getAccount(address)
   }
 
-  getStorage(address: Address, slot: bigint): bigint {
-    const own = this.storage.get(address)?.get(slot)
-    return own !== undefined ? own : this.parent.getStorage(address, slot)
-  }
-
-  *storageSlots(address: Address): Iterable<bigint> {
+  getStorage(address: Address, slot: bigint): bigint | Unloaded {
     const own = this.storage.get(address)
-    if (own !== undefined) yield* own.keys()
-    yield* this.parent.storageSlots(address)
+    if (own !== undefined) {
+      const value = own.get(slot)
+      if (value !== undefined) return value
+      if (own.cleared) return 0n
+    }
+    return this.parent.getStorage(address, slot)
   }
 
-  /** Writes `account` at `address`; `undefined` deletes the account and its storage. */
+  /** Writes `account` at `address`; `undefined` deletes the account and wipes its storage. */
   putAccount(address: Address, account: AccountState | undefined): void {
     if (account === undefined) {
       this.clearStorage(address)
@@ -66,11 +78,11 @@ export class StateLayer implements StateView, StateChanges {
   putStorage(address: Address, slot: bigint, value: bigint): void {
     let slots = this.storage.get(address)
     if (slots === undefined) {
-      slots = new Map()
+      slots = new Slots(false)
       this.storage.set(address, slots)
     }
     const previous = slots.get(slot)
-    if (this.checkpoints.length > 0) this.checkpointLog.push({ address, slot, previous: previous === undefined ? ABSENT : previous })
+    if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'slot', address, slot, previous: previous === undefined ? ABSENT : previous })
     if (this.undoLog?.recording) {
       const written = slots
       this.undoLog.record(() => (previous === undefined ? written.delete(slot) : written.set(slot, previous)))
@@ -78,11 +90,14 @@ export class StateLayer implements StateView, StateChanges {
     slots.set(slot, value)
   }
 
-  /** Zeroes every storage word of `address` that may be non-zero. */
+  /** Wipes the storage of `address`: every word reads 0 until written again. */
   clearStorage(address: Address): void {
-    for (const slot of new Set(this.storageSlots(address))) {
-      if (this.getStorage(address, slot) !== 0n) this.putStorage(address, slot, 0n)
+    const previous = this.storage.get(address)
+    if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'wipe', address, previous: previous ?? ABSENT })
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => (previous === undefined ? this.storage.delete(address) : this.storage.set(address, previous)))
     }
+    this.storage.set(address, new Slots(true))
   }
 
   /** Opens a checkpoint: writes from here on can be undone by {@link revert}. */
@@ -102,29 +117,34 @@ export class StateLayer implements StateView, StateChanges {
     if (mark === undefined) throw new Error('StateLayer.revert without a checkpoint')
     for (let i = this.checkpointLog.length - 1; i >= mark; i--) {
       const entry = this.checkpointLog[i]
-      if (entry.slot === undefined) {
+      if (entry.kind === 'account') {
         if (entry.previous === ABSENT) this.accounts.delete(entry.address)
         else this.accounts.set(entry.address, entry.previous)
-      } else {
+      } else if (entry.kind === 'slot') {
         const slots = this.storage.get(entry.address)!
         if (entry.previous === ABSENT) slots.delete(entry.slot)
         else slots.set(entry.slot, entry.previous)
+      } else if (entry.previous === ABSENT) {
+        this.storage.delete(entry.address)
+      } else {
+        this.storage.set(entry.address, entry.previous)
       }
     }
     this.checkpointLog.length = mark
   }
 
-  /** Copies this layer's writes into `target` (a transaction into its block, a tick into the overlay). */
-  mergeInto(target: StateLayer): void {
-    for (const [address, account] of this.accounts) target.setAccountEntry(address, account)
-    for (const [address, slots] of this.storage) {
-      for (const [slot, value] of slots) target.putStorage(address, slot, value)
+  /** Copies `changes` into this layer, wipes first (a transaction into its tick, a tick into the block). */
+  apply(changes: StateChanges): void {
+    for (const [address, account] of changes.accounts) this.setAccountEntry(address, account)
+    for (const [address, slots] of changes.storage) {
+      if (slots.cleared) this.clearStorage(address)
+      for (const [slot, value] of slots) this.putStorage(address, slot, value)
     }
   }
 
   private setAccountEntry(address: Address, account: AccountState | null): void {
     const previous = this.accounts.get(address)
-    if (this.checkpoints.length > 0) this.checkpointLog.push({ address, slot: undefined, previous: previous === undefined ? ABSENT : previous })
+    if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'account', address, previous: previous === undefined ? ABSENT : previous })
     if (this.undoLog?.recording) {
       this.undoLog.record(() => (previous === undefined ? this.accounts.delete(address) : this.accounts.set(address, previous)))
     }

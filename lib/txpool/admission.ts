@@ -4,8 +4,9 @@
  * replacement against the pending (pre-confirmed) state.
  */
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
+import { heldAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
-import type { PooledTransaction } from './pooled-transaction.ts'
+import type { UserTransaction } from '../transactions/transaction.ts'
 import type { TxPool } from './txpool.ts'
 
 /** geth's default price bump for replacements, in percent. */
@@ -14,13 +15,13 @@ const REPLACEMENT_PRICE_BUMP = 10n
 /** What admission checks a transaction against. */
 export interface AdmissionContext {
   readonly pool: TxPool
-  /** The pre-confirmed state: nonces and balances the transaction must fit. */
+  /** The pre-confirmed state: nonces and balances the transaction must fit (the sender loaded). */
   readonly pending: StateView
   readonly blockGasLimit: bigint
 }
 
 /** The checks that need no state (geth's ValidateTransaction; fee and signature sanity run at decoding). */
-export function checkIntrinsic(transaction: PooledTransaction, blockGasLimit: bigint): void {
+export function checkIntrinsic(transaction: UserTransaction, blockGasLimit: bigint): void {
   if (transaction.gasLimit > blockGasLimit) throw new TransactionRejectedError(TransactionRejection.gasLimitExceeded)
   if (transaction.gasLimit < transaction.intrinsicGas) {
     throw new TransactionRejectedError(
@@ -40,7 +41,7 @@ export function checkIntrinsic(transaction: PooledTransaction, blockGasLimit: bi
  * Whether `replacement` may replace `current` (same sender and nonce): its fee cap and tip must
  * each be strictly greater and at least `old × (100 + 10) / 100`, rounded down (geth's list.Add).
  */
-function isReplacementPriced(current: PooledTransaction, replacement: PooledTransaction): boolean {
+function isReplacementPriced(current: UserTransaction, replacement: UserTransaction): boolean {
   if (replacement.maxFeePerGas <= current.maxFeePerGas || replacement.maxPriorityFeePerGas <= current.maxPriorityFeePerGas) {
     return false
   }
@@ -50,9 +51,9 @@ function isReplacementPriced(current: PooledTransaction, replacement: PooledTran
 }
 
 /** The checks against pending state and the pool (geth's ValidateTransactionWithState and list.Add). */
-export function checkAgainstState(transaction: PooledTransaction, context: AdmissionContext): void {
+export function checkAgainstState(transaction: UserTransaction, context: AdmissionContext): void {
   const { sender } = transaction
-  const account = context.pending.getAccount(sender)
+  const account = heldAccount(context.pending, sender)
   const nextNonce = account?.nonce ?? 0n
   if (transaction.nonce < nextNonce) {
     throw new TransactionRejectedError(TransactionRejection.nonceTooLow, `next nonce ${nextNonce}, tx nonce ${transaction.nonce}`)

@@ -5,7 +5,7 @@
  * transaction's fee cap is below the base fee waits, and with it the rest of its nonces.
  */
 import type { Address } from '../types.ts'
-import { effectiveTip } from './pooled-transaction.ts'
+import { effectiveTip } from '../transactions/transaction.ts'
 import type { PoolEntry, TxPool } from './txpool.ts'
 
 interface Head {

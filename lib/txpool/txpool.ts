@@ -4,11 +4,11 @@
  */
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address, Hash } from '../types.ts'
-import type { PooledTransaction } from './pooled-transaction.ts'
+import type { UserTransaction } from '../transactions/transaction.ts'
 
 /** A pooled transaction and when it arrived (ties in fee order go to the earlier one). */
 export interface PoolEntry {
-  readonly transaction: PooledTransaction
+  readonly transaction: UserTransaction
   /** Arrival sequence number. */
   readonly arrival: number
 }
@@ -34,7 +34,7 @@ export class TxPool {
   constructor(private readonly undoLog?: UndoLog) {}
 
   /** The pooled transaction with this hash. */
-  get(hash: Hash): PooledTransaction | undefined {
+  get(hash: Hash): UserTransaction | undefined {
     return this.byHash.get(hash)?.transaction
   }
 
@@ -54,7 +54,7 @@ export class TxPool {
   }
 
   /** Adds a transaction, replacing the sender's one at the same nonce. */
-  insert(transaction: PooledTransaction): void {
+  insert(transaction: UserTransaction): void {
     let nonces = this.bySender.get(transaction.sender)
     if (nonces === undefined) {
       nonces = new Map()
@@ -79,7 +79,7 @@ export class TxPool {
   }
 
   /** Removes a transaction (pre-confirmed, or dropped as unpayable). */
-  remove(transaction: PooledTransaction): void {
+  remove(transaction: UserTransaction): void {
     const entry = this.byHash.get(transaction.hash)
     if (entry === undefined) return
     this.byHash.delete(transaction.hash)

@@ -11,7 +11,8 @@ import { withAccountFields } from '../../lib/state/account.ts'
 import { EVMStateAdapter } from '../../lib/state/evm-state-adapter.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
 import { StateLayer } from '../../lib/state/state-layer.ts'
-import { decodeTransaction, hashTransaction } from '../../lib/txpool/decode.ts'
+import { EMPTY_STATE_SOURCE, heldAccount } from '../../lib/state/state-source.ts'
+import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
 import { signer } from '../support/wallet.ts'
 
@@ -35,7 +36,7 @@ function environment(): ExecutionEnvironment {
 }
 
 function fundedState(accounts: Address[]): StateLayer {
-  const history = new StateHistory()
+  const history = new StateHistory(EMPTY_STATE_SOURCE)
   for (const address of accounts) history.putAccount(0, address.toLowerCase() as Address, withAccountFields(undefined, { balance: parseEther('100') }))
   return new StateLayer(history.latest)
 }
@@ -45,7 +46,7 @@ function observed(layers: StateLayer[]): Array<Record<string, unknown>> {
   const addresses = [...new Set(layers.flatMap((layer) => [...layer.accounts.keys()]))].sort()
   return layers.map((layer) =>
     Object.fromEntries(addresses.map((address) => {
-      const account = layer.getAccount(address)
+      const account = heldAccount(layer, address)
       return [address, account && { nonce: account.nonce, balance: account.balance, code: account.code.length }]
     })),
   )

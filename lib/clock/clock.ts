@@ -4,7 +4,10 @@
  * wall clock (the only wall-clock reads in the library are in this file). Either way, moving
  * time fires every event that falls due, in order.
  */
-import type { ClockMode } from './options.ts'
+import type { Serializer } from './serializer.ts'
+
+/** `manual`: time moves only when advanced (tests). `realtime`: it follows the wall clock (the CLI). */
+export type ClockMode = 'manual' | 'realtime'
 
 /** What the clock drives: the chain's schedule of pre-confirmation ticks and seals. */
 export interface Timeline {
@@ -40,9 +43,6 @@ export interface ChainClock extends Clock {
 export function wallTimeMs(): number {
   return Date.now()
 }
-
-/** Runs `task` after the previous task ended (FIFO), so engine mutations never interleave. */
-export type Serializer = <T>(task: () => Promise<T>) => Promise<T>
 
 /** A clock starting at `startMs`, driving `timeline`; `serialize` orders each event among other work. */
 export function createClock(mode: ClockMode, startMs: number, timeline: Timeline, serialize: Serializer): ChainClock {

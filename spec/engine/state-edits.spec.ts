@@ -7,12 +7,12 @@
  */
 import { expect } from 'chai'
 import { createTestClient, custom, decodeFunctionResult, encodeFunctionData, parseEther, type Hex } from 'viem'
-import { Counter } from '../fixtures/artifacts/Counter.ts'
-import { createChain, type Chain } from '../lib/index.ts'
-import type { Address } from '../lib/types.ts'
-import { rejection, signCall, type RpcBlock, type RpcReceipt } from './support/chain-helpers.ts'
-import { hex } from './support/controls-world.ts'
-import { GWEI, signer } from './support/wallet.ts'
+import { Counter } from '../../fixtures/artifacts/Counter.ts'
+import { createChain, type Chain } from '../../lib/index.ts'
+import type { Address } from '../../lib/types.ts'
+import { rejection, signCall, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
+import { hex } from '../support/controls-world.ts'
+import { GWEI, signer } from '../support/wallet.ts'
 
 const ETHER = 10n ** 18n
 const carol = `0x${'00'.repeat(18)}ca41` as Address

@@ -1,21 +1,42 @@
 /**
- * Keeps the state trie (and one storage trie per account) in step with sealed state, so each
- * sealed block gets its real state root. Writes only mark keys dirty; {@link StateRoot.compute}
- * folds the dirty keys into the tries when a block seals, at a cost of the keys touched.
+ * The state root of sealed blocks, behind one interface so it can be switched off where it
+ * cannot be computed (a forked chain does not hold the upstream's tries). The trie commitment
+ * keeps the state trie (and one storage trie per account) in step with sealed state: writes
+ * only mark keys dirty, and {@link TrieStateCommitment.compute} folds them into the tries when a
+ * block seals, at a cost of the keys touched.
  */
 import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { keyToNibbles, rlpBytes, rlpList, trieDelete, trieInsert, trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
-import type { StateChanges, StateView } from './state-view.ts'
+import { UNLOADED, type StateChanges, type StateView } from './state-view.ts'
+
+/** What computes the state roots of sealed blocks. */
+export interface StateCommitment {
+  /** Notes every key written in `changes` (a sealed block's, or a test control's edit). */
+  markChanges(changes: StateChanges): void
+  /** Notes a write to an account's fields or code. */
+  markAccount(address: Address): void
+  /** Notes a write to one storage word. */
+  markSlot(address: Address, slot: bigint): void
+  /** The state root of `state`, the head as it is now (everything marked since the last call folded in). */
+  compute(state: StateView): Uint8Array
+}
+
+/** A commitment that computes nothing: every block carries `root` (a fork's blocks carry the fork block's). */
+export function fixedStateCommitment(root: Uint8Array): StateCommitment {
+  return { markChanges() {}, markAccount() {}, markSlot() {}, compute: () => root }
+}
 
 /** The state trie of the sealed head, updated incrementally. */
-export class StateRoot {
+export class TrieStateCommitment implements StateCommitment {
   private accountTrie: TrieNode | undefined
   private readonly storageTries = new Map<Address, TrieNode | undefined>()
   private readonly dirtyAccounts = new Set<Address>()
   private readonly dirtySlots = new Map<Address, Set<bigint>>()
+  /** Accounts whose storage was wiped since the last root: their storage tries start over. */
+  private readonly wiped = new Set<Address>()
   /** keccak256(address) as trie path, per address seen (addresses recur block after block). */
   private readonly accountPaths = new Map<Address, Uint8Array>()
 
@@ -25,8 +46,17 @@ export class StateRoot {
   markChanges(changes: StateChanges): void {
     for (const address of changes.accounts.keys()) this.markAccount(address)
     for (const [address, slots] of changes.storage) {
+      if (slots.cleared) this.markWipe(address)
       for (const slot of slots.keys()) this.markSlot(address, slot)
     }
+  }
+
+  /** Notes a wipe of an account's storage. */
+  private markWipe(address: Address): void {
+    this.markAccount(address)
+    if (this.wiped.has(address)) return
+    this.wiped.add(address)
+    if (this.undoLog?.recording) this.undoLog.record(() => this.wiped.delete(address))
   }
 
   /** Notes a write to an account's fields or code. */
@@ -54,17 +84,20 @@ export class StateRoot {
   /** Folds every dirty key, read from `state`, into the tries and returns the state root. */
   compute(state: StateView): Uint8Array {
     if (this.undoLog?.recording) this.recordRestorePoint()
+    for (const address of this.wiped) this.storageTries.set(address, undefined)
     for (const [address, slots] of this.dirtySlots) {
       let trie = this.storageTries.get(address)
       for (const slot of slots) {
         const path = keyToNibbles(keccak256(setLengthLeft(bigIntToBytes(slot), 32)))
         const value = state.getStorage(address, slot)
+        if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
         trie = value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(bigIntToUnpaddedBytes(value)))
       }
       this.storageTries.set(address, trie)
     }
     for (const address of this.dirtyAccounts) {
       const account = state.getAccount(address)
+      if (account === UNLOADED) throw new Error(`state root: account ${address} is not loaded`)
       const path = this.accountPath(address)
       if (account === undefined) {
         this.storageTries.delete(address)
@@ -81,6 +114,7 @@ export class StateRoot {
     }
     this.dirtyAccounts.clear()
     this.dirtySlots.clear()
+    this.wiped.clear()
     return trieRoot(this.accountTrie)
   }
 
@@ -89,6 +123,7 @@ export class StateRoot {
     const accountTrie = this.accountTrie
     const storageTries = new Map([...this.dirtyAccounts].map((address) => [address, this.storageTries.get(address)]))
     const dirtyAccounts = [...this.dirtyAccounts]
+    const wiped = [...this.wiped]
     // The same Set objects go back (older undo entries refer to them), refilled.
     const dirtySlots = [...this.dirtySlots].map(([address, slots]) => [address, slots, [...slots]] as const)
     this.undoLog!.record(() => {
@@ -98,6 +133,7 @@ export class StateRoot {
         else this.storageTries.set(address, trie)
       }
       for (const address of dirtyAccounts) this.dirtyAccounts.add(address)
+      for (const address of wiped) this.wiped.add(address)
       for (const [address, set, slots] of dirtySlots) {
         for (const slot of slots) set.add(slot)
         this.dirtySlots.set(address, set)

@@ -3,6 +3,7 @@ import type { Common } from '@ethereumjs/common'
 import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import type { Address, Hex } from '../types.ts'
+import type { AccessList } from './transaction.ts'
 
 /** A transaction to sign, every field decided. */
 export interface TransactionToSign {
@@ -15,7 +16,7 @@ export interface TransactionToSign {
   readonly gasPrice: bigint | undefined
   readonly maxFeePerGas: bigint
   readonly maxPriorityFeePerGas: bigint
-  readonly accessList: ReadonlyArray<{ readonly address: Address; readonly storageKeys: readonly Hex[] }>
+  readonly accessList: AccessList
 }
 
 type Signature = { v: bigint; r: bigint; s: bigint }

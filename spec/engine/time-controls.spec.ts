@@ -9,12 +9,12 @@
  */
 import { expect } from 'chai'
 import { createTestClient, custom, decodeFunctionResult, encodeFunctionData } from 'viem'
-import { Counter } from '../fixtures/artifacts/Counter.ts'
-import { createChain, type Chain } from '../lib/index.ts'
-import type { Address } from '../lib/types.ts'
-import { rejection, type RpcBlock } from './support/chain-helpers.ts'
-import { hex, strictlyIncreasing, timestamps } from './support/controls-world.ts'
-import { signer } from './support/wallet.ts'
+import { Counter } from '../../fixtures/artifacts/Counter.ts'
+import { createChain, type Chain } from '../../lib/index.ts'
+import type { Address } from '../../lib/types.ts'
+import { rejection, type RpcBlock } from '../support/chain-helpers.ts'
+import { hex, strictlyIncreasing, timestamps } from '../support/controls-world.ts'
+import { signer } from '../support/wallet.ts'
 
 /** Genesis timestamp under the manual clock (2025-01-01T00:00:00Z); block 1 is stamped +2 s. */
 const G = 1_735_689_600n

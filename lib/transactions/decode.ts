@@ -1,10 +1,11 @@
 /**
- * Raw bytes to a {@link PooledTransaction}, with geth's rejection texts for what cannot be
+ * Raw bytes to a {@link UserTransaction}, with geth's rejection texts for what cannot be
  * decoded: unsupported types, another chain's id, a bad signature, an oversized payload.
  */
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import {
+  Capability,
   create1559FeeMarketTxFromBytesArray,
   createAccessList2930TxFromBytesArray,
   createEOACode7702TxFromBytesArray,
@@ -15,8 +16,8 @@ import {
 import { Address as EVMAddress, bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
-import type { Address, Hash } from '../types.ts'
-import type { PooledTransaction } from './pooled-transaction.ts'
+import type { Address, Hash, Hex } from '../types.ts'
+import type { Authorization, UserTransaction } from './transaction.ts'
 
 /** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
 const MAX_TRANSACTION_SIZE = 131072
@@ -94,7 +95,7 @@ export function hashTransaction(raw: Uint8Array): Hash {
  * Decodes and checks the signed transaction `raw` (whose hash is `hash`) for a chain with
  * `chainId`, using `common` (from createTransactionCommon: ethereumjs does not copy it).
  */
-export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, chainId: bigint): PooledTransaction {
+export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, chainId: bigint): UserTransaction {
   if (raw.length > MAX_TRANSACTION_SIZE) {
     reject(TransactionRejection.oversizedData, `transaction size ${raw.length}, limit ${MAX_TRANSACTION_SIZE}`)
   }
@@ -135,16 +136,19 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
     reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
   }
 
-  return toPooledTransaction(raw, hash, tx, senderAddress, false)
+  return toUserTransaction(tx, raw, hash, senderAddress, 'signed')
 }
 
-/** The pool's view of a decoded transaction whose sender is known (given, when impersonated). */
-export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransaction, senderAddress: EVMAddress, impersonated: boolean): PooledTransaction {
+/**
+ * The engine's form of an ethereumjs transaction whose sender is known (recovered, or given for
+ * an impersonated account): every field read once, so nothing later goes back to the library.
+ */
+export function toUserTransaction(tx: TypedTransaction, raw: Uint8Array, hash: Hash, senderAddress: EVMAddress, kind: UserTransaction['kind']): UserTransaction {
   const fees = 'maxFeePerGas' in tx ? { cap: tx.maxFeePerGas, tip: tx.maxPriorityFeePerGas } : { cap: tx.gasPrice, tip: tx.gasPrice }
   return {
+    kind,
     hash,
     raw,
-    tx,
     type: tx.type,
     sender: senderAddress.toString() as Address,
     senderAddress,
@@ -154,9 +158,15 @@ export function toPooledTransaction(raw: Uint8Array, hash: Hash, tx: TypedTransa
     maxPriorityFeePerGas: fees.tip,
     to: tx.to === undefined ? undefined : (tx.to.toString() as Address),
     value: tx.value,
+    data: tx.data,
     intrinsicGas: tx.getIntrinsicGas(),
     floorDataGas: getCalldataFloorGas(tx),
     cost: tx.gasLimit * fees.cap + tx.value,
-    impersonated,
+    chainId: 'chainId' in tx ? tx.chainId : tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined,
+    accessList: 'accessList' in tx ? tx.accessList.map(([address, keys]) => ({ address: bytesToHex(address) as Address, storageKeys: keys.map((key) => bytesToHex(key) as Hex) })) : [],
+    authorizationList: 'authorizationList' in tx ? (tx.authorizationList as Authorization[]) : [],
+    v: tx.v!,
+    r: tx.r!,
+    s: tx.s!,
   }
 }

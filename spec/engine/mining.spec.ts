@@ -9,12 +9,12 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { createTestClient, custom, type Hex } from 'viem'
-import { createChain, type Chain } from '../lib/index.ts'
-import type { Address } from '../lib/types.ts'
-import { ZERO_HASH, type RpcBlock, type RpcReceipt } from './support/chain-helpers.ts'
-import { recordEvents, strictlyIncreasing, timestamps } from './support/controls-world.ts'
-import { killAll, ROOT, spawnCli, startCli } from './support/server-cli.ts'
-import { GWEI, signer } from './support/wallet.ts'
+import { createChain, type Chain } from '../../lib/index.ts'
+import type { Address } from '../../lib/types.ts'
+import { ZERO_HASH, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
+import { recordEvents, strictlyIncreasing, timestamps } from '../support/controls-world.ts'
+import { killAll, ROOT, spawnCli, startCli } from '../support/server-cli.ts'
+import { GWEI, signer } from '../support/wallet.ts'
 
 const ETHER = 10n ** 18n
 const carol = `0x${'00'.repeat(18)}ca41` as Address

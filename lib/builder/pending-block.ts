@@ -1,0 +1,181 @@
+/**
+ * The pre-confirmed block: the block being built on top of the head, as the list of its
+ * pre-confirmations (each with its own state writes) and of the test-control edits made in
+ * between, plus one merged overlay that `pending` reads go to in a single lookup. Its context
+ * (number, timestamp, base fee) is fixed when it opens, so what a transaction saw when
+ * pre-confirmed is what the sealed block records. The last pre-confirmations can be taken back
+ * ({@link PendingBlock.truncate}): the overlay is then rebuilt from what remains, in order.
+ */
+import type { IncludedTransaction } from '../blocks/block.ts'
+import type { BlockContext } from '../execution/block-context.ts'
+import { StateLayer } from '../state/state-layer.ts'
+import type { StateChanges, StateView } from '../state/state-view.ts'
+import type { UndoLog } from '../snapshots/undo-log.ts'
+import type { Hash } from '../types.ts'
+
+/** One pre-confirmation (a flashblock) of the pending block. */
+export interface PreconfirmationRecord {
+  /** The flashblock index: 0 for a block's first tick. */
+  readonly index: number
+  /** The transactions it added (possibly none). */
+  readonly transactions: readonly IncludedTransaction[]
+  /** Its state writes, over the block as it stood before it. */
+  readonly changes: StateChanges
+  /** The block's gas used and log count once it was applied. */
+  readonly gasUsed: bigint
+  readonly logCount: number
+}
+
+/** A test-control edit: a write that reads the state it is applied to (so it replays after a truncation). */
+export type StateEdit = (state: StateLayer) => void
+
+/** A stretch of the block's history: a pre-confirmation, or test-control edits between two. */
+type Segment = { readonly preconfirmation: PreconfirmationRecord } | { readonly edits: StateEdit[] }
+
+/** The read-only face of the pending block that the chain's users see. */
+export interface PendingBlockView {
+  /** Number, timestamp, base fee, gas limit, coinbase and prevRandao of the block. */
+  readonly context: BlockContext
+  /** The head it builds on. */
+  readonly parentHash: Hash
+  /** The transactions pre-confirmed so far, in order. */
+  readonly transactions: readonly IncludedTransaction[]
+  /** Its pre-confirmations so far, in order. */
+  readonly preconfirmations: readonly PreconfirmationRecord[]
+  /** Gas used by the pre-confirmed transactions. */
+  readonly gasUsed: bigint
+}
+
+/** The block under construction. */
+export class PendingBlock implements PendingBlockView {
+  /** The overlay: every write of the block so far, over the head state (what `pending` reads). */
+  state: StateLayer
+  /** The transactions pre-confirmed so far, in order. */
+  readonly transactions: IncludedTransaction[] = []
+  /** The pre-confirmed transactions by hash. */
+  readonly transactionsByHash = new Map<Hash, IncludedTransaction>()
+  readonly preconfirmations: PreconfirmationRecord[] = []
+  private readonly segments: Segment[] = []
+  private blockContext: BlockContext
+  /** The read-only view handed to users. */
+  readonly view: PendingBlockView
+
+  constructor(
+    context: BlockContext,
+    /** The head it builds on. */
+    readonly parentHash: Hash,
+    private readonly head: StateView,
+    private readonly undoLog?: UndoLog,
+  ) {
+    this.blockContext = context
+    this.state = new StateLayer(head, undoLog)
+    const block = this
+    this.view = Object.freeze({
+      get context() {
+        return block.context
+      },
+      parentHash,
+      get transactions() {
+        return block.transactions as readonly IncludedTransaction[]
+      },
+      get preconfirmations() {
+        return block.preconfirmations as readonly PreconfirmationRecord[]
+      },
+      get gasUsed() {
+        return block.gasUsed
+      },
+    })
+  }
+
+  /** Number, timestamp, base fee, … of the block: what its transactions execute in. */
+  get context(): BlockContext {
+    return this.blockContext
+  }
+
+  /** Gas used by the pre-confirmed transactions. */
+  get gasUsed(): bigint {
+    return this.preconfirmations.at(-1)?.gasUsed ?? 0n
+  }
+
+  /** Logs emitted by the pre-confirmed transactions (the next log's index). */
+  get logCount(): number {
+    return this.preconfirmations.at(-1)?.logCount ?? 0
+  }
+
+  /** Pre-confirmation ticks run so far; the next one gets this flashblock index. */
+  get ticks(): number {
+    return this.preconfirmations.length
+  }
+
+  /** Gives the block a new timestamp; only while it has pre-confirmed nothing (time controls). */
+  restamp(timestamp: bigint): void {
+    if (this.transactions.length > 0) throw new Error('a block with pre-confirmed transactions keeps its timestamp')
+    const previous = this.blockContext
+    this.blockContext = { ...previous, timestamp }
+    if (this.undoLog?.recording) this.undoLog.record(() => (this.blockContext = previous))
+  }
+
+  /** Appends one pre-confirmation: its writes go into the overlay at once (readers see all of it or none). */
+  append(preconfirmation: PreconfirmationRecord): void {
+    this.state.apply(preconfirmation.changes)
+    this.segments.push({ preconfirmation })
+    this.preconfirmations.push(preconfirmation)
+    for (const included of preconfirmation.transactions) {
+      this.transactions.push(included)
+      this.transactionsByHash.set(included.transaction.hash, included)
+    }
+    if (this.undoLog?.recording) this.undoLog.record(() => this.removeLast(1))
+  }
+
+  /** Applies a test-control edit to the block's state; it is replayed in place after a later {@link truncate}. */
+  edit(edit: StateEdit): void {
+    edit(this.state)
+    const last = this.segments.at(-1)
+    if (last !== undefined && 'edits' in last) {
+      last.edits.push(edit)
+      if (this.undoLog?.recording) this.undoLog.record(() => last.edits.pop())
+    } else {
+      this.segments.push({ edits: [edit] })
+      if (this.undoLog?.recording) this.undoLog.record(() => this.segments.pop())
+    }
+  }
+
+  /**
+   * Takes back every pre-confirmation from index `keep` on: their transactions leave the block
+   * and the overlay is rebuilt from the head, the kept pre-confirmations and the edits, in order.
+   * Returns the withdrawn pre-confirmations.
+   */
+  truncate(keep: number): PreconfirmationRecord[] {
+    if (keep >= this.preconfirmations.length) return []
+    const before = { state: this.state, segments: [...this.segments], preconfirmations: [...this.preconfirmations], transactions: [...this.transactions] }
+    const withdrawn = this.preconfirmations.slice(keep)
+    this.removeLast(withdrawn.length)
+    this.state = new StateLayer(this.head, this.undoLog)
+    for (const segment of this.segments) {
+      if ('edits' in segment) for (const edit of segment.edits) edit(this.state)
+      else this.state.apply(segment.preconfirmation.changes)
+    }
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => {
+        this.state = before.state
+        this.segments.splice(0, Infinity, ...before.segments)
+        this.preconfirmations.splice(0, Infinity, ...before.preconfirmations)
+        this.transactions.splice(0, Infinity, ...before.transactions)
+        for (const included of before.transactions) this.transactionsByHash.set(included.transaction.hash, included)
+      })
+    }
+    return withdrawn
+  }
+
+  /** Drops the last `count` pre-confirmations from the lists (not from the overlay). */
+  private removeLast(count: number): void {
+    for (let i = 0; i < count; i++) {
+      const preconfirmation = this.preconfirmations.pop()!
+      this.segments.splice(this.segments.findLastIndex((segment) => 'preconfirmation' in segment && segment.preconfirmation === preconfirmation), 1)
+      for (const { transaction } of preconfirmation.transactions) {
+        this.transactions.pop()
+        this.transactionsByHash.delete(transaction.hash)
+      }
+    }
+  }
+}

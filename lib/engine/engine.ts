@@ -1,0 +1,136 @@
+/**
+ * The engine: every part of a chain, wired together. It works on typed values only (bigint,
+ * bytes, lowercase addresses, parsed block selectors); the chain facade and the RPC method table
+ * parse and format at the edge. Each concern is a part of its own:
+ *
+ * - `blocks` — the block resolver: which block (and state) a read is at;
+ * - `reads` — balances, nonces, code and storage at a block; `calls` — eth_call, estimates;
+ * - `intake` — transactions entering the mempool; `lookups` — where a transaction is;
+ * - `mining` — mining modes, ticks and seals; `controls` — state edits, impersonation, time;
+ * - `snapshot` / `revert` — the whole world.
+ */
+import { hexToBytes } from '@ethereumjs/util'
+import { devAccounts, type DevAccount } from '../accounts/dev-accounts.ts'
+import { BlockStore } from '../blocks/block-store.ts'
+import { BlockBuilder } from '../builder/builder.ts'
+import { IDEAL_POLICY } from '../builder/policy.ts'
+import { poolSource } from '../builder/sources.ts'
+import { BlockSchedule } from '../clock/block-schedule.ts'
+import { createClock, type Clock } from '../clock/clock.ts'
+import { createSerializer } from '../clock/serializer.ts'
+import { createExecutionCommon, createTransactionCommon } from '../execution/common.ts'
+import { createDevnetEVM } from '../execution/devnet-evm.ts'
+import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import type { ResolvedChainOptions } from '../options.ts'
+import { Snapshots } from '../snapshots/snapshots.ts'
+import type { UndoLog } from '../snapshots/undo-log.ts'
+import { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+import { TrieStateCommitment, type StateCommitment } from '../state/state-commitment.ts'
+import { StateHistory } from '../state/state-history.ts'
+import { EMPTY_STATE_SOURCE } from '../state/state-source.ts'
+import type { StateSource } from '../state/state-view.ts'
+import { TxPool } from '../txpool/txpool.ts'
+import { BlockResolver } from './block-resolver.ts'
+import { Calls } from './calls.ts'
+import type { ChainEmitter } from './events.ts'
+import { createGenesis } from './genesis.ts'
+import { TransactionIntake } from './intake.ts'
+import { TransactionLookups } from './lookups.ts'
+import { Mining } from './mining.ts'
+import { StateReads } from './state-reads.ts'
+import { TestControls } from './test-controls.ts'
+import { Wallet } from './wallet.ts'
+
+/** A chain's engine: its parts, by concern. */
+export interface Engine {
+  /** The options in effect, defaults applied. */
+  readonly options: ResolvedChainOptions
+  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
+  readonly accounts: readonly DevAccount[]
+  /** The chain's clock: advancing it fires every tick and seal that falls due. */
+  readonly clock: Clock
+  readonly blocks: BlockResolver
+  readonly reads: StateReads
+  readonly calls: Calls
+  readonly intake: TransactionIntake
+  readonly lookups: TransactionLookups
+  readonly mining: Mining
+  readonly controls: TestControls
+  /** Snapshots the whole world (state, history, pending block, mempool, clock); returns its id. */
+  snapshot(): Promise<number>
+  /** Returns the world to snapshot `id` (discarding it and every later one); false if it is not open. */
+  revert(id: number): Promise<boolean>
+}
+
+/** Where a chain's state comes from, beyond what it writes itself (a fresh chain: nothing). */
+export interface EngineSetup {
+  /** What reads of keys the chain never wrote fall through to (a fork's upstream, a loaded dump, a test double). */
+  readonly source: StateSource
+  /** What computes the state roots of sealed blocks (a trie over the state the chain wrote, or a fixed root). */
+  readonly commitment: (undoLog: UndoLog) => StateCommitment
+}
+
+/** A fresh chain: an empty source, real state roots. */
+const FRESH_CHAIN: EngineSetup = { source: EMPTY_STATE_SOURCE, commitment: (undoLog) => new TrieStateCommitment(undoLog) }
+
+/** Builds the engine of a chain with `options`, emitting its events on `events`. */
+export function createEngine(options: ResolvedChainOptions, events: ChainEmitter, setup: EngineSetup = FRESH_CHAIN): Engine {
+  const serialize = createSerializer()
+  const snapshots = new Snapshots()
+  const undoLog = snapshots.log
+  const accounts = devAccounts(options.mnemonic, options.accounts)
+  const pool = new TxPool(undoLog)
+  const store = new BlockStore(undoLog)
+  const history = new StateHistory(setup.source, undoLog)
+  const commitment = setup.commitment(undoLog)
+  const evmState = new EVMStateAdapter()
+  const environment: ExecutionEnvironment = {
+    evm: createDevnetEVM(createExecutionCommon(options.chainId, options.hardfork), evmState, (number) => {
+      const block = store.byNumber(number)
+      return block === undefined ? undefined : hexToBytes(block.hash)
+    }),
+    state: evmState,
+    transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
+    chainId: BigInt(options.chainId),
+  }
+  store.append(createGenesis(options, accounts, history, commitment))
+
+  const start = options.genesisTimestamp * 1000
+  const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
+  const builder = new BlockBuilder(
+    { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, undoLog },
+    schedule.timestampAfter(store.head.header.timestamp),
+  )
+  const now = (): number => clock.now()
+  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now }, options.mining)
+  const clock = createClock(options.clock, start, mining.timeline, serialize)
+  const blocks = new BlockResolver({ blocks: store, history, pending: () => builder.pending, safeLag: options.safeLag, finalizedLag: options.finalizedLag })
+  const calls = new Calls(blocks, environment, serialize)
+  const wallet = new Wallet(accounts, environment.transactionCommon)
+
+  snapshots.register(() => {
+    const time = clock.now()
+    return () => clock.restore(time)
+  })
+  snapshots.register(() => {
+    const state = schedule.capture()
+    return () => schedule.restore(state)
+  })
+  snapshots.register(() => mining.capture())
+  snapshots.register(() => wallet.capture())
+
+  return {
+    options,
+    accounts,
+    clock,
+    blocks,
+    reads: new StateReads(blocks, pool),
+    calls,
+    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, blockGasLimit: options.blockGasLimit, serialize }),
+    lookups: new TransactionLookups(pool, builder, store, clock, events),
+    mining,
+    controls: new TestControls({ history, blocks: store, builder, commitment, schedule, mining, wallet, serialize }),
+    snapshot: () => serialize(async () => snapshots.take()),
+    revert: (id) => serialize(async () => snapshots.revert(id)),
+  }
+}

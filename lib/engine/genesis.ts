@@ -1,0 +1,37 @@
+/** The genesis block: the dev accounts funded, block 0 sealed with its state root. */
+import type { DevAccount } from '../accounts/dev-accounts.ts'
+import { assembleBlock } from '../blocks/assemble.ts'
+import type { SealedBlock } from '../blocks/block.ts'
+import { emptyRequestsHash } from '../blocks/header.ts'
+import type { ResolvedChainOptions } from '../options.ts'
+import { withAccountFields } from '../state/account.ts'
+import type { StateCommitment } from '../state/state-commitment.ts'
+import type { StateHistory } from '../state/state-history.ts'
+import type { Address } from '../types.ts'
+
+const ZERO_HASH = new Uint8Array(32)
+
+/** Writes the genesis allocation into `history` and returns block 0. */
+export function createGenesis(options: ResolvedChainOptions, accounts: readonly DevAccount[], history: StateHistory, commitment: StateCommitment): SealedBlock {
+  for (const { address } of accounts) {
+    const key = address.toLowerCase() as Address
+    history.putAccount(0, key, withAccountFields(undefined, { balance: options.balance }))
+    commitment.markAccount(key)
+  }
+  return assembleBlock({
+    parentHash: ZERO_HASH,
+    context: {
+      number: 0n,
+      timestamp: BigInt(options.genesisTimestamp),
+      baseFeePerGas: options.initialBaseFee,
+      gasLimit: options.blockGasLimit,
+      coinbase: options.coinbase,
+      prevRandao: ZERO_HASH,
+    },
+    transactions: [],
+    gasUsed: 0n,
+    stateRoot: commitment.compute(history.latest),
+    extraData: new Uint8Array(0),
+    requestsHash: emptyRequestsHash(options.hardfork),
+  })
+}

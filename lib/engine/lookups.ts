@@ -1,0 +1,79 @@
+/**
+ * Where a transaction is — the mempool, the pre-confirmed block or a sealed block — and the
+ * wait for its pre-confirmation (`eth_sendRawTransactionSync`, EIP-7966).
+ */
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
+import type { BlockStore } from '../blocks/block-store.ts'
+import type { BlockBuilder } from '../builder/builder.ts'
+import type { PendingBlockView } from '../builder/pending-block.ts'
+import type { Clock } from '../clock/clock.ts'
+import { TransactionTimeoutError } from '../errors.ts'
+import type { Transaction } from '../transactions/transaction.ts'
+import type { TxPool } from '../txpool/txpool.ts'
+import type { Hash } from '../types.ts'
+import type { ChainEmitter } from './events.ts'
+
+/** Where a transaction is: mempool, pre-confirmed block or sealed block. */
+export type TransactionLocation =
+  | { readonly status: 'mempool'; readonly transaction: Transaction }
+  | { readonly status: 'preconfirmed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: PendingBlockView }
+  | { readonly status: 'sealed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: SealedBlock }
+
+/** Where an executed transaction is: the pre-confirmed block or a sealed one. */
+export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: 'mempool' }>
+
+/** Finds transactions, and waits for them. */
+export class TransactionLookups {
+  constructor(
+    private readonly pool: TxPool,
+    private readonly builder: BlockBuilder,
+    private readonly blocks: BlockStore,
+    private readonly clock: Clock,
+    private readonly events: ChainEmitter,
+  ) {}
+
+  /** Where the transaction with `hash` is, if anywhere. */
+  find(hash: Hash): TransactionLocation | undefined {
+    const pooled = this.pool.get(hash)
+    if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
+    const pending = this.builder.pending
+    const included = pending.transactionsByHash.get(hash)
+    if (included !== undefined) return { status: 'preconfirmed', transaction: included.transaction, included, block: pending.view }
+    const sealed = this.blocks.transaction(hash)
+    if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }
+    return undefined
+  }
+
+  /**
+   * Resolves when the transaction `hash` is pre-confirmed (or sealed). Rejects with code 4
+   * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it (checked at
+   * every tick, seal and clock move), or as soon as the transaction leaves the mempool
+   * unexecuted. Time is the chain's clock: under the manual clock the wait ends only as the
+   * clock is advanced.
+   */
+  waitForPreconfirmation(hash: Hash, timeoutMs: number): Promise<ExecutedLocation> {
+    const deadline = this.clock.now() + timeoutMs
+    const { events } = this
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        const location = this.find(hash)
+        if (location !== undefined && location.status !== 'mempool') {
+          stop()
+          resolve(location)
+        } else if (location === undefined || this.clock.now() >= deadline) {
+          stop()
+          reject(new TransactionTimeoutError(hash, timeoutMs))
+        }
+      }
+      const stop = (): void => {
+        events.off('preconfirmation', check)
+        events.off('block', check)
+        events.off('time', check)
+      }
+      events.on('preconfirmation', check)
+      events.on('block', check)
+      events.on('time', check)
+      check()
+    })
+  }
+}

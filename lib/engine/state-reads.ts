@@ -1,0 +1,63 @@
+/**
+ * Account and storage reads at a block: balance, nonce, code and storage words. Each answers at
+ * once from state the chain holds, and waits only for a key a lazily loaded source must fetch.
+ */
+import type { AccountState } from '../state/account.ts'
+import { EMPTY_CODE } from '../state/account.ts'
+import { loadAccount, readAccount, readStorage } from '../state/state-source.ts'
+import { UNLOADED } from '../state/state-view.ts'
+import type { TxPool } from '../txpool/txpool.ts'
+import type { Address } from '../types.ts'
+import type { BlockResolver, BlockSelector } from './block-resolver.ts'
+
+/** A value now, or once its state has loaded. */
+export type Eventually<T> = T | Promise<T>
+
+const balanceOf = (account: AccountState | undefined): bigint => account?.balance ?? 0n
+const nonceOf = (account: AccountState | undefined): bigint => account?.nonce ?? 0n
+const codeOf = (account: AccountState | undefined): Uint8Array => account?.code ?? EMPTY_CODE
+
+/** State reads at any block. */
+export class StateReads {
+  constructor(
+    private readonly blocks: BlockResolver,
+    private readonly pool: TxPool,
+  ) {}
+
+  /** The account at `address` (undefined if it does not exist). */
+  account(address: Address, block: BlockSelector): Eventually<AccountState | undefined> {
+    return readAccount(this.blocks.stateAt(block), address)
+  }
+
+  /** The balance of `address` in wei. */
+  balance(address: Address, block: BlockSelector): Eventually<bigint> {
+    const account = this.blocks.stateAt(block).getAccount(address)
+    return account === UNLOADED ? this.loaded(address, block, balanceOf) : balanceOf(account)
+  }
+
+  /** The runtime code of `address` (empty for none). */
+  code(address: Address, block: BlockSelector): Eventually<Uint8Array> {
+    const account = this.blocks.stateAt(block).getAccount(address)
+    return account === UNLOADED ? this.loaded(address, block, codeOf) : codeOf(account)
+  }
+
+  /** The storage word at `slot` of `address`. */
+  storage(address: Address, slot: bigint, block: BlockSelector): Eventually<bigint> {
+    return readStorage(this.blocks.stateAt(block), address, slot)
+  }
+
+  /**
+   * The nonce of `address`. At `pending` it also counts the sender's mempool transactions
+   * without a gap, as geth's pending nonce does (so wallets can send back to back).
+   */
+  nonce(address: Address, block: BlockSelector): Eventually<bigint> {
+    const pick = 'tag' in block && block.tag === 'pending' ? (account: AccountState | undefined) => this.pool.pendingNonce(address, nonceOf(account)) : nonceOf
+    const account = this.blocks.stateAt(block).getAccount(address)
+    return account === UNLOADED ? this.loaded(address, block, pick) : pick(account)
+  }
+
+  /** One field of the account at `address`, once it has loaded from the state source. */
+  private async loaded<T>(address: Address, block: BlockSelector, pick: (account: AccountState | undefined) => T): Promise<T> {
+    return pick(await loadAccount(this.blocks.stateAt(block), address))
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * `eth_subscribe` streams, fed by the chain's events and delivered as EIP-1193 `message`
+ * events (`{ type: 'eth_subscription', data: { subscription, result } }`), which the WebSocket
+ * server routes to the connection that subscribed. Base's pre-confirmation streams:
+ * `newPreconfBlockTransactions` (alias `newFlashblockTransactions`) sends each transaction new
+ * in a tick, once (a hash, or with `true` the transaction with its logs); `newFlashblocks` the
+ * pending block after every tick; `pendingLogs` the logs of newly pre-confirmed transactions.
+ * Standard streams: `newHeads` and `logs` on each seal, `newPendingTransactions` on admission.
+ * Headers, pending blocks and transactions with logs are formatted once per event, whatever the
+ * number of subscribers.
+ */
+import type { SealedBlock } from '../blocks/block.ts'
+import type { Preconfirmation } from '../builder/builder.ts'
+import type { Engine } from '../engine/engine.ts'
+import type { ChainEmitter, ChainEvents, SubscriptionMessage } from '../engine/events.ts'
+import { InvalidParamsError } from '../errors.ts'
+import type { Transaction } from '../transactions/transaction.ts'
+import type { Hex } from '../types.ts'
+import { formatHeader, formatLogs, formatPendingBlock, formatTransaction, formatTransactionWithLogs, PENDING_BLOCK_HASH } from './format.ts'
+import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
+import { parseBoolean } from './params.ts'
+
+type Notify = (result: unknown) => void
+type Unsubscribe = () => void
+
+const headers = new WeakMap<SealedBlock, unknown>()
+const transactionsWithLogs = new WeakMap<Preconfirmation, unknown[]>()
+const pendingBlocks = new WeakMap<Preconfirmation, unknown>()
+
+/** The cached value for `event`, computed on first use (events are shared by all subscribers). */
+function once<E extends object, R>(cache: WeakMap<E, R>, event: E, compute: () => R): R {
+  let value = cache.get(event)
+  if (value === undefined) {
+    value = compute()
+    cache.set(event, value)
+  }
+  return value
+}
+
+/** An optional boolean parameter (false when omitted). */
+function parseFlag(value: unknown, name: string): boolean {
+  return value === undefined || value === null ? false : parseBoolean(value, name)
+}
+
+/** The open subscriptions of one chain. */
+export class Subscriptions {
+  private readonly active = new Map<Hex, Unsubscribe>()
+  private count = 0
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly events: ChainEmitter,
+  ) {}
+
+  /** Starts a `kind` subscription (with its option: a filter or a flag); returns its id (16 bytes of hex, as geth's). */
+  subscribe(kind: string, option: unknown): Hex {
+    const id = `0x${(this.count + 1).toString(16).padStart(32, '0')}` as Hex
+    const notify: Notify = (result) => this.events.emit('message', { type: 'eth_subscription', data: { subscription: id, result } } satisfies SubscriptionMessage)
+    const unsubscribe = this.start(kind, option, notify)
+    this.count++
+    this.active.set(id, unsubscribe)
+    return id
+  }
+
+  /** Ends subscription `id`; false if there is none. */
+  unsubscribe(id: string): boolean {
+    const key = id.toLowerCase() as Hex
+    const unsubscribe = this.active.get(key)
+    if (unsubscribe === undefined) return false
+    unsubscribe()
+    this.active.delete(key)
+    return true
+  }
+
+  private listen<E extends 'block' | 'preconfirmation' | 'transaction'>(event: E, listener: (...args: ChainEvents[E]) => void): Unsubscribe {
+    // EventEmitter's conditional listener type does not narrow on a generic event name.
+    const untyped = listener as (...args: unknown[]) => void
+    this.events.on(event, untyped as never)
+    return () => this.events.off(event, untyped as never)
+  }
+
+  private start(kind: string, option: unknown, notify: Notify): Unsubscribe {
+    switch (kind) {
+      case 'newHeads':
+        return this.listen('block', (block) => notify(once(headers, block, () => formatHeader(block))))
+      case 'logs': {
+        const filter = parseLogFilter(option, '1 (filter)')
+        return this.listen('block', (block) => {
+          for (const included of block.transactions) {
+            const logs = formatLogs(included, block.hash, block.header.number)
+            included.receipt.logs.forEach((log, i) => matchesLog(filter, log) && notify(logs[i]))
+          }
+        })
+      }
+      case 'newPendingTransactions': {
+        const full = parseFlag(option, '1 (full transactions)')
+        return this.listen('transaction', (transaction: Transaction) => notify(full ? formatTransaction(transaction, undefined) : transaction.hash))
+      }
+      case 'newPreconfBlockTransactions':
+      case 'newFlashblockTransactions':
+        return this.preconfirmedTransactions(option, notify)
+      case 'newFlashblocks':
+        return this.listen('preconfirmation', (preconfirmation) =>
+          notify(once(pendingBlocks, preconfirmation, () => formatPendingBlock(this.engine.blocks.pending.view, true))),
+        )
+      case 'pendingLogs': {
+        const filter = parseLogFilter(option, '1 (filter)')
+        return this.listen('preconfirmation', (preconfirmation) => {
+          for (const included of preconfirmation.transactions) {
+            const logs = formatLogs(included, PENDING_BLOCK_HASH, preconfirmation.blockNumber)
+            included.receipt.logs.forEach((log, i) => matchesLog(filter, log) && notify(logs[i]))
+          }
+        })
+      }
+      default:
+        throw new InvalidParamsError(`invalid argument 0 (subscription): no "${kind}" subscription`)
+    }
+  }
+
+  private preconfirmedTransactions(option: unknown, notify: Notify): Unsubscribe {
+    const filter: LogFilter | undefined = typeof option === 'object' && option !== null ? parseLogFilter(option, '1 (filter)') : undefined
+    const full = filter !== undefined || parseFlag(option, '1 (full transactions)')
+    return this.listen('preconfirmation', (preconfirmation) => {
+      if (preconfirmation.transactions.length === 0) return
+      const { blockNumber } = preconfirmation
+      const baseFee = this.engine.blocks.pending.context.baseFeePerGas
+      const objects = full
+        ? once(transactionsWithLogs, preconfirmation, () => preconfirmation.transactions.map((included) => formatTransactionWithLogs(included, blockNumber, baseFee)))
+        : undefined
+      preconfirmation.transactions.forEach((included, i) => {
+        if (filter !== undefined && !included.receipt.logs.some((log) => matchesLog(filter, log))) return
+        notify(objects === undefined ? included.transaction.hash : objects[i])
+      })
+    })
+  }
+}

@@ -15,7 +15,7 @@ import type { ChainEvents } from './engine/events.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
 import { resolveChainOptions, type ChainOptions, type MiningMode, type ResolvedChainOptions } from './options.ts'
-import { formatCode } from './rpc/format.ts'
+import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike } from './rpc/params.ts'
@@ -49,6 +49,13 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly accounts: readonly DevAccount[]
   /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
   readonly clock: Clock
+  /**
+   * The standard endpoint of the same chain, as an EIP-1193 provider: `pending` is the newest
+   * sealed block and a receipt exists once its block seals (as on a node without
+   * pre-confirmations, which Base serves beside its flashblocks endpoint). Tools that read a
+   * receipt and then the nonce at `latest` (Foundry's cast and forge) want this one.
+   */
+  readonly sealed: { request(args: RequestArguments): Promise<unknown> }
   readonly #engine: Engine
   readonly #context: MethodContext
 
@@ -58,7 +65,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     // Subscriptions and pending sync sends each listen; there is no leak to warn about.
     this.setMaxListeners(0)
     this.#engine = createEngine(options, this, setup)
-    this.#context = { engine: this.#engine, subscriptions: new Subscriptions(this.#engine, this) }
+    const subscriptions = new Subscriptions(this.#engine, this)
+    this.#context = { engine: this.#engine, view: this.#engine, subscriptions }
+    const sealedContext: MethodContext = { engine: this.#engine, view: this.#engine.sealed, subscriptions }
+    this.sealed = { request: (args) => handleRequest(sealedContext, args) }
     this.options = options
     this.accounts = this.#engine.accounts
     this.clock = this.#engine.clock

@@ -11,7 +11,7 @@ import { commandLineOptions, usage } from './cli-usage.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { ListenError, startServer } from './server/server.ts'
-import { CLIENT_VERSION } from './rpc/methods.ts'
+import { VERSION } from './rpc/node-methods.ts'
 
 type Definition = OptionDefinition<never, unknown>
 
@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   if (parsed === 'version') {
-    process.stdout.write(`${CLIENT_VERSION}\n`)
+    process.stdout.write(`${VERSION}\n`)
     return 0
   }
   let chain: Chain

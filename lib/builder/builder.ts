@@ -115,19 +115,11 @@ export class BlockBuilder {
 
   /** Seals the pending block as the next block and opens a new pending block at `nextTimestamp` (seconds). */
   seal(nextTimestamp: bigint): SealedBlock {
-    const { blocks, history, commitment, options } = this.parts
+    const { blocks, history, commitment } = this.parts
     const pending = this.pending
     history.apply(Number(pending.context.number), pending.state)
     commitment.markChanges(pending.state)
-    const block = assembleBlock({
-      parentHash: pending.parentHash,
-      context: pending.context,
-      transactions: pending.transactions,
-      gasUsed: pending.gasUsed,
-      stateRoot: commitment.compute(history.latest),
-      extraData: new Uint8Array(0),
-      requestsHash: emptyRequestsHash(options.hardfork),
-    })
+    const block = assembleBlock(pending.parts(commitment.compute(history.latest)))
     blocks.append(block)
     this.pending = this.open(nextTimestamp)
     if (this.parts.undoLog.recording) this.parts.undoLog.record(() => (this.pending = pending))
@@ -148,6 +140,7 @@ export class BlockBuilder {
         prevRandao: keccak256(hexToBytes(parent.hash)),
       },
       parent.hash,
+      { extraData: new Uint8Array(0), requestsHash: emptyRequestsHash(options.hardfork) },
       history.latest,
       this.parts.undoLog,
     )

@@ -6,7 +6,8 @@
  * pre-confirmed is what the sealed block records. The last pre-confirmations can be taken back
  * ({@link PendingBlock.truncate}): the overlay is then rebuilt from what remains, in order.
  */
-import type { IncludedTransaction } from '../blocks/block.ts'
+import { assembleBlock, type BlockParts } from '../blocks/assemble.ts'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockContext } from '../execution/block-context.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import type { StateChanges, StateView } from '../state/state-view.ts'
@@ -44,7 +45,18 @@ export interface PendingBlockView {
   readonly preconfirmations: readonly PreconfirmationRecord[]
   /** Gas used by the pre-confirmed transactions. */
   readonly gasUsed: bigint
+  /** The block as it would seal now, but without a state root (32 zero bytes) and hence a hash of its own. */
+  preview(): SealedBlock
 }
+
+/** What a pending block's header carries besides its context, fixed when it opens. */
+export interface HeaderFields {
+  readonly extraData: Uint8Array
+  /** EIP-7685 requests hash (Prague on), undefined before. */
+  readonly requestsHash: Uint8Array | undefined
+}
+
+const ZERO_STATE_ROOT = new Uint8Array(32)
 
 /** The block under construction. */
 export class PendingBlock implements PendingBlockView {
@@ -64,6 +76,7 @@ export class PendingBlock implements PendingBlockView {
     context: BlockContext,
     /** The head it builds on. */
     readonly parentHash: Hash,
+    private readonly header: HeaderFields,
     private readonly head: StateView,
     private readonly undoLog?: UndoLog,
   ) {
@@ -84,7 +97,19 @@ export class PendingBlock implements PendingBlockView {
       get gasUsed() {
         return block.gasUsed
       },
+      preview: () => block.preview(),
     })
+  }
+
+  /** The block as it seals with `stateRoot`. */
+  parts(stateRoot: Uint8Array): BlockParts {
+    const { context, transactions, gasUsed, parentHash, header } = this
+    return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash }
+  }
+
+  /** The block as it would seal now, with 32 zero bytes for its state root. */
+  preview(): SealedBlock {
+    return assembleBlock(this.parts(ZERO_STATE_ROOT))
   }
 
   /** Number, timestamp, base fee, … of the block: what its transactions execute in. */

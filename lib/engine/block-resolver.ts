@@ -29,6 +29,12 @@ export type ResolvedBlock =
   | { readonly kind: 'pending'; readonly block: PendingBlock; readonly state: StateView; readonly context: BlockContext }
   | { readonly kind: 'sealed'; readonly block: SealedBlock; readonly state: StateView; readonly context: BlockContext }
 
+/**
+ * What `pending` means to a reader: the pre-confirmed block (a flashblocks endpoint), or the
+ * newest sealed block (a standard endpoint of the same chain, as Base serves both).
+ */
+export type PendingMeaning = 'preconfirmed' | 'latest'
+
 /** What the resolver reads: the sealed blocks, their state, the pending block and the tag lags. */
 export interface ResolverParts {
   readonly blocks: BlockStore
@@ -45,8 +51,22 @@ export class BlockResolver {
   /** The state at the head. */
   private readonly latest: StateView
 
-  constructor(private readonly parts: ResolverParts) {
+  constructor(
+    private readonly parts: ResolverParts,
+    /** What `pending` resolves to for this resolver's readers. */
+    readonly pendingMeans: PendingMeaning = 'preconfirmed',
+  ) {
     this.latest = parts.history.latest
+  }
+
+  /** The same blocks, with `pending` meaning `pendingMeans` (a view of the chain for another endpoint). */
+  withPending(pendingMeans: PendingMeaning): BlockResolver {
+    return new BlockResolver(this.parts, pendingMeans)
+  }
+
+  /** Whether `pending` reads the pre-confirmed block here. */
+  get servesPending(): boolean {
+    return this.pendingMeans === 'preconfirmed'
   }
 
   /** The newest sealed block. */
@@ -59,7 +79,7 @@ export class BlockResolver {
     return this.parts.blocks.head.header.number
   }
 
-  /** The pending (pre-confirmed) block. */
+  /** The pending (pre-confirmed) block, whatever `pending` means to readers. */
   get pending(): PendingBlock {
     return this.parts.pending()
   }
@@ -76,7 +96,7 @@ export class BlockResolver {
 
   /** The block `selector` names; -32000 `header not found` beyond the head, or for an unknown hash. */
   resolve(selector: BlockSelector): ResolvedBlock {
-    if ('tag' in selector && selector.tag === 'pending') {
+    if ('tag' in selector && selector.tag === 'pending' && this.servesPending) {
       const block = this.pending
       return { kind: 'pending', block, state: block.state, context: block.context }
     }
@@ -88,8 +108,8 @@ export class BlockResolver {
   stateAt(selector: BlockSelector): StateView {
     // Parsed tags are the shared TAG selectors: identity is the cheapest test.
     if (selector === TAG.latest) return this.latest
-    if (selector === TAG.pending) return this.parts.pending().state
-    return 'tag' in selector && selector.tag === 'pending' ? this.pending.state : this.sealedState(this.sealed(selector))
+    if (selector === TAG.pending && this.servesPending) return this.parts.pending().state
+    return this.sealedState(this.sealed(selector))
   }
 
   /**
@@ -97,7 +117,7 @@ export class BlockResolver {
    * block after the head, and a number beyond the head stands as given.
    */
   numberOf(selector: BlockSelector): bigint {
-    if ('tag' in selector && selector.tag === 'pending') return this.headNumber + 1n
+    if ('tag' in selector && selector.tag === 'pending') return this.servesPending ? this.headNumber + 1n : this.headNumber
     if ('number' in selector && selector.number > this.headNumber) return selector.number
     return this.sealed(selector).header.number
   }

@@ -41,19 +41,30 @@ import { StateReads } from './state-reads.ts'
 import { TestControls } from './test-controls.ts'
 import { Wallet } from './wallet.ts'
 
+/**
+ * What readers of one endpoint see of the chain: blocks, state, calls and transaction lookups.
+ * The engine itself is the pre-confirmation view (`pending` is the pre-confirmed block); its
+ * `sealed` view is the standard endpoint of the same chain (`pending` is the newest sealed
+ * block and a receipt exists once sealed), as Base serves both.
+ */
+export interface ChainView {
+  readonly blocks: BlockResolver
+  readonly reads: StateReads
+  readonly calls: Calls
+  readonly lookups: TransactionLookups
+}
+
 /** A chain's engine: its parts, by concern. */
-export interface Engine {
+export interface Engine extends ChainView {
   /** The options in effect, defaults applied. */
   readonly options: ResolvedChainOptions
   /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
   readonly accounts: readonly DevAccount[]
   /** The chain's clock: advancing it fires every tick and seal that falls due. */
   readonly clock: Clock
-  readonly blocks: BlockResolver
-  readonly reads: StateReads
-  readonly calls: Calls
+  /** The standard endpoint's view of the same chain. */
+  readonly sealed: ChainView
   readonly intake: TransactionIntake
-  readonly lookups: TransactionLookups
   readonly mining: Mining
   readonly controls: TestControls
   /** Snapshots the whole world (state, history, pending block, mempool, clock); returns its id. */
@@ -106,6 +117,15 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const clock = createClock(options.clock, start, mining.timeline, serialize)
   const blocks = new BlockResolver({ blocks: store, history, pending: () => builder.pending, safeLag: options.safeLag, finalizedLag: options.finalizedLag })
   const calls = new Calls(blocks, environment, serialize)
+  const reads = new StateReads(blocks, pool)
+  const lookups = new TransactionLookups(pool, builder, store, clock, events)
+  const sealedBlocks = blocks.withPending('latest')
+  const sealed: ChainView = {
+    blocks: sealedBlocks,
+    reads: new StateReads(sealedBlocks, pool),
+    calls: new Calls(sealedBlocks, environment, serialize),
+    lookups: lookups.sealedOnly(),
+  }
   const wallet = new Wallet(accounts, environment.transactionCommon)
 
   snapshots.register(() => {
@@ -124,10 +144,11 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     accounts,
     clock,
     blocks,
-    reads: new StateReads(blocks, pool),
+    reads,
     calls,
+    lookups,
+    sealed,
     intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, blockGasLimit: options.blockGasLimit, serialize }),
-    lookups: new TransactionLookups(pool, builder, store, clock, events),
     mining,
     controls: new TestControls({ history, blocks: store, builder, commitment, schedule, mining, wallet, serialize }),
     snapshot: () => serialize(async () => snapshots.take()),

@@ -30,7 +30,14 @@ export class TransactionLookups {
     private readonly blocks: BlockStore,
     private readonly clock: Clock,
     private readonly events: ChainEmitter,
+    /** Whether pre-confirmations count as executed (a flashblocks endpoint) or as still pending (a standard one). */
+    private readonly servesPreconfirmations = true,
   ) {}
+
+  /** The same lookups for a standard endpoint: a pre-confirmed transaction is still pending there. */
+  sealedOnly(): TransactionLookups {
+    return new TransactionLookups(this.pool, this.builder, this.blocks, this.clock, this.events, false)
+  }
 
   /** Where the transaction with `hash` is, if anywhere. */
   find(hash: Hash): TransactionLocation | undefined {
@@ -38,14 +45,17 @@ export class TransactionLookups {
     if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
     const pending = this.builder.pending
     const included = pending.transactionsByHash.get(hash)
-    if (included !== undefined) return { status: 'preconfirmed', transaction: included.transaction, included, block: pending.view }
+    if (included !== undefined) {
+      return this.servesPreconfirmations ? { status: 'preconfirmed', transaction: included.transaction, included, block: pending.view } : { status: 'mempool', transaction: included.transaction }
+    }
     const sealed = this.blocks.transaction(hash)
     if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }
     return undefined
   }
 
   /**
-   * Resolves when the transaction `hash` is pre-confirmed (or sealed). Rejects with code 4
+   * Resolves when the transaction `hash` is pre-confirmed (or sealed; only sealed for a standard
+   * endpoint's lookups). Rejects with code 4
    * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it (checked at
    * every tick, seal and clock move), or as soon as the transaction leaves the mempool
    * unexecuted. Time is the chain's clock: under the manual clock the wait ends only as the

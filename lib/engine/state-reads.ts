@@ -13,6 +13,10 @@ import type { BlockResolver, BlockSelector } from './block-resolver.ts'
 /** A value now, or once its state has loaded. */
 export type Eventually<T> = T | Promise<T>
 
+function then<A, B>(value: Eventually<A>, map: (value: A) => B): Eventually<B> {
+  return value instanceof Promise ? value.then(map) : map(value)
+}
+
 const balanceOf = (account: AccountState | undefined): bigint => account?.balance ?? 0n
 const nonceOf = (account: AccountState | undefined): bigint => account?.nonce ?? 0n
 const codeOf = (account: AccountState | undefined): Uint8Array => account?.code ?? EMPTY_CODE
@@ -51,9 +55,13 @@ export class StateReads {
    * without a gap, as geth's pending nonce does (so wallets can send back to back).
    */
   nonce(address: Address, block: BlockSelector): Eventually<bigint> {
-    const pick = 'tag' in block && block.tag === 'pending' ? (account: AccountState | undefined) => this.pool.pendingNonce(address, nonceOf(account)) : nonceOf
-    const account = this.blocks.stateAt(block).getAccount(address)
-    return account === UNLOADED ? this.loaded(address, block, pick) : pick(account)
+    if (!('tag' in block && block.tag === 'pending')) {
+      const account = this.blocks.stateAt(block).getAccount(address)
+      return account === UNLOADED ? this.loaded(address, block, nonceOf) : nonceOf(account)
+    }
+    // Whatever `pending` means to this reader, the pending nonce counts every transaction the
+    // node has taken: the pre-confirmed ones and the sender's gapless run in the mempool.
+    return then(readAccount(this.blocks.pending.state, address), (account) => this.pool.pendingNonce(address, nonceOf(account)))
   }
 
   /** One field of the account at `address`, once it has loaded from the state source. */

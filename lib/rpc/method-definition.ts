@@ -2,12 +2,17 @@
  * How an RPC method is declared: its parameters (each a name for error messages, a parser and,
  * if optional, a default) and a handler that receives them parsed.
  */
-import type { Engine } from '../engine/engine.ts'
+import type { ChainView, Engine } from '../engine/engine.ts'
 import type { Subscriptions } from './subscriptions.ts'
 
-/** What a method's handler works with: the chain's engine and its subscriptions. */
+/** What a method's handler works with. */
 export interface MethodContext {
   readonly engine: Engine
+  /**
+   * What the endpoint serving the request reads: the engine itself (the pre-confirmation
+   * endpoint) or its sealed view (the standard endpoint of the same chain).
+   */
+  readonly view: ChainView
   readonly subscriptions: Subscriptions
 }
 

@@ -16,7 +16,8 @@ import type { ChainEmitter, ChainEvents, SubscriptionMessage } from '../engine/e
 import { InvalidParamsError } from '../errors.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
-import { formatHeader, formatLogs, formatPendingBlock, formatTransaction, formatTransactionWithLogs, PENDING_BLOCK_HASH } from './format.ts'
+import { formatHeader, formatPendingBlock } from './format-block.ts'
+import { formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef } from './format-transaction.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
 import { parseBoolean } from './params.ts'
 
@@ -87,7 +88,7 @@ export class Subscriptions {
         const filter = parseLogFilter(option, '1 (filter)')
         return this.listen('block', (block) => {
           for (const included of block.transactions) {
-            const logs = formatLogs(included, block.hash, block.header.number)
+            const logs = formatLogs(included, sealedRef(block))
             included.receipt.logs.forEach((log, i) => matchesLog(filter, log) && notify(logs[i]))
           }
         })
@@ -106,8 +107,9 @@ export class Subscriptions {
       case 'pendingLogs': {
         const filter = parseLogFilter(option, '1 (filter)')
         return this.listen('preconfirmation', (preconfirmation) => {
+          const block = pendingRef(this.engine.blocks.pending.view)
           for (const included of preconfirmation.transactions) {
-            const logs = formatLogs(included, PENDING_BLOCK_HASH, preconfirmation.blockNumber)
+            const logs = formatLogs(included, block)
             included.receipt.logs.forEach((log, i) => matchesLog(filter, log) && notify(logs[i]))
           }
         })
@@ -122,10 +124,11 @@ export class Subscriptions {
     const full = filter !== undefined || parseFlag(option, '1 (full transactions)')
     return this.listen('preconfirmation', (preconfirmation) => {
       if (preconfirmation.transactions.length === 0) return
-      const { blockNumber } = preconfirmation
-      const baseFee = this.engine.blocks.pending.context.baseFeePerGas
       const objects = full
-        ? once(transactionsWithLogs, preconfirmation, () => preconfirmation.transactions.map((included) => formatTransactionWithLogs(included, blockNumber, baseFee)))
+        ? once(transactionsWithLogs, preconfirmation, () => {
+            const block = pendingRef(this.engine.blocks.pending.view)
+            return preconfirmation.transactions.map((included) => formatTransactionWithLogs(included, block))
+          })
         : undefined
       preconfirmation.transactions.forEach((included, i) => {
         if (filter !== undefined && !included.receipt.logs.some((log) => matchesLog(filter, log))) return

@@ -44,9 +44,11 @@ const RECEIPT_KEYS = [
   'logsBloom',
   'status',
   'effectiveGasPrice',
+  'blobGasPrice',
   'type',
+  'blockTimestamp',
 ]
-const LOG_KEYS = ['address', 'topics', 'data', 'blockNumber', 'transactionHash', 'transactionIndex', 'blockHash', 'logIndex', 'removed']
+const LOG_KEYS = ['address', 'topics', 'data', 'blockNumber', 'transactionHash', 'transactionIndex', 'blockHash', 'blockTimestamp', 'logIndex', 'removed']
 
 /** Base fee of block 1, from genesis' 1 gwei and an empty genesis (EIP-1559: 7/8). */
 const BLOCK_1_BASE_FEE = 875_000_000n
@@ -153,7 +155,7 @@ describe('server: the pre-confirmation surface', function () {
       })
       expect(first.logs).to.have.length(1)
       expect(Object.keys(first.logs[0])).to.have.members(LOG_KEYS)
-      expect(first.logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH))
+      expect(first.logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH, pending.timestamp))
       expect(first.logsBloom).to.match(/^0x[0-9a-f]{512}$/)
       expect(first.logsBloom).to.not.equal(`0x${'00'.repeat(256)}`)
       expect(BigInt(first.gasUsed) > 21000n, 'gas beyond a plain transfer').to.equal(true)

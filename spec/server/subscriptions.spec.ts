@@ -179,7 +179,7 @@ describe('server: WebSocket subscriptions', function () {
       expect(client.notifications(all)).to.have.length(3)
 
       const log = incrementLog as RpcLog
-      expect(log).to.deep.equal(firstIncrementLog(counter, bob.address, increment, sealed.hash))
+      expect(log).to.deep.equal(firstIncrementLog(counter, bob.address, increment, sealed.hash, sealed.timestamp))
       expect(sealed.hash).to.not.equal(ZERO_HASH)
       expect((toCarolLog as RpcLog).logIndex).to.equal('0x2')
     })
@@ -267,7 +267,8 @@ describe('server: WebSocket subscriptions', function () {
       expect(plainJson).to.include({ hash: plain, transactionIndex: '0x1', gasUsed: '0x5208' })
       const logs = incrementJson.logs as RpcLog[]
       expect(logs).to.have.length(1)
-      expect(logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH))
+      const { timestamp } = await client.request<RpcBlock>('eth_getBlockByNumber', ['pending', false])
+      expect(logs[0]).to.deep.equal(firstIncrementLog(counter, bob.address, increment, ZERO_HASH, timestamp))
       expect(plainJson.logs).to.deep.equal([])
       expect(BigInt(plainJson.cumulativeGasUsed as Hex)).to.equal(BigInt(incrementJson.gasUsed as Hex) + 21000n)
     })
@@ -524,7 +525,7 @@ describe('server: WebSocket subscriptions', function () {
       const client = await connect()
       expect(await client.request('eth_chainId')).to.equal('0x7a69')
       expect(await client.request('net_version')).to.equal('31337')
-      expect(await client.request('web3_clientVersion')).to.equal('preconf-devnet/v0.1.0')
+      expect(await client.request('web3_clientVersion')).to.equal('anvil-compatible/preconf-devnet/v0.1.0')
       expect(await client.request('eth_blockNumber')).to.equal('0x2')
 
       const carol = chain.accounts[2].address

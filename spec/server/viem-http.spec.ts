@@ -103,10 +103,10 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
   })
 
   describe('public client (http transport)', () => {
-    it("getChainId → 31337 (eth_chainId); web3_clientVersion → 'preconf-devnet/v0.1.0'", async () => {
+    it("getChainId → 31337 (eth_chainId); web3_clientVersion → 'anvil-compatible/preconf-devnet/v0.1.0' (Hardhat's helpers accept an anvil prefix)", async () => {
       const client = publicClient()
       expect(await client.getChainId()).to.equal(31337)
-      expect(await client.request({ method: 'web3_clientVersion' })).to.equal('preconf-devnet/v0.1.0')
+      expect(await client.request({ method: 'web3_clientVersion' })).to.equal('anvil-compatible/preconf-devnet/v0.1.0')
     })
 
     it('getBlockNumber advances by one per block time on its own; consecutive timestamps differ by 1 s', async () => {

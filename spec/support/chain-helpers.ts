@@ -19,6 +19,7 @@ export interface RpcLog {
   transactionHash: Hex
   transactionIndex: Hex
   blockHash: Hex
+  blockTimestamp: Hex
   logIndex: Hex
   removed: boolean
 }

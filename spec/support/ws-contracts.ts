@@ -50,7 +50,7 @@ export async function deployScene(chain: Chain): Promise<Scene> {
  * The log of the scene's first Counter.increment (count 1) by `by`, the first transaction of
  * block 3, as RPC returns it: `blockHash` is ZERO_HASH while pre-confirmed, the real hash once sealed.
  */
-export function firstIncrementLog(counter: Address, by: Address, transactionHash: Hex, blockHash: Hex): RpcLog {
+export function firstIncrementLog(counter: Address, by: Address, transactionHash: Hex, blockHash: Hex, blockTimestamp: Hex): RpcLog {
   return {
     address: counter,
     topics: [INCREMENTED, topicOf(by)],
@@ -59,6 +59,7 @@ export function firstIncrementLog(counter: Address, by: Address, transactionHash
     transactionHash,
     transactionIndex: '0x0',
     blockHash,
+    blockTimestamp,
     logIndex: '0x0',
     removed: false,
   }

@@ -1,0 +1,76 @@
+/**
+ * Blocks and what they hold: by number, tag or hash, their transaction counts, transactions by
+ * index, receipts, uncles (none since the merge) and logs.
+ */
+import type { IncludedTransaction } from '../blocks/block.ts'
+import type { ChainView } from '../engine/engine.ts'
+import type { BlockSelector } from '../engine/block-resolver.ts'
+import { formatBlock, formatPendingBlock } from './format-block.ts'
+import { formatIncluded, formatReceipt, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
+import { getLogs } from './get-logs.ts'
+import { parseHash, parseSmallQuantity, toQuantity } from './hex.ts'
+import { parseLogQuery } from './log-filter.ts'
+import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { parseBlockTag, parseBoolean } from './params.ts'
+
+const blockHash = required('0 (hash)', parseHash)
+const blockTag = required('0 (block)', parseBlockTag)
+const index = required('1 (index)', parseSmallQuantity)
+const full = optional('1 (full transactions)', parseBoolean, () => false)
+
+/** A block and its transactions as a selector names it; undefined beyond the head (geth: null). */
+function blockAt(view: ChainView, selector: BlockSelector): { transactions: readonly IncludedTransaction[]; ref: BlockRef; json: (full: boolean) => unknown } | undefined {
+  if ('number' in selector && selector.number > view.blocks.headNumber) return undefined
+  const resolved = view.blocks.resolve(selector)
+  if (resolved.kind === 'pending') {
+    const pending = resolved.block.view
+    return { transactions: pending.transactions, ref: pendingRef(pending), json: (full) => formatPendingBlock(pending, full) }
+  }
+  const block = resolved.block
+  return { transactions: block.transactions, ref: sealedRef(block), json: (full) => formatBlock(block, full) }
+}
+
+/** The sealed block with `hash`, as {@link blockAt} gives it. */
+function blockWithHash(view: ChainView, hash: `0x${string}`): ReturnType<typeof blockAt> {
+  const block = view.blocks.byHash(hash)
+  return block === undefined ? undefined : { transactions: block.transactions, ref: sealedRef(block), json: (full) => formatBlock(block, full) }
+}
+
+/** A block parameter that may also be a bare block hash (Anvil's eth_getBlockReceipts). */
+function parseBlockOrHash(value: unknown, name: string): BlockSelector {
+  return typeof value === 'string' && value.length === 66 ? { hash: parseHash(value, name) } : parseBlockTag(value, name)
+}
+
+/** The block methods, by name. */
+export const blockMethods: Readonly<Record<string, MethodDefinition>> = {
+  eth_blockNumber: method([], ({ view }) => toQuantity(view.blocks.headNumber)),
+  eth_getBlockByNumber: method([blockTag, full], ({ view }, selector, full) => blockAt(view, selector)?.json(full) ?? null),
+  eth_getBlockByHash: method([blockHash, full], ({ view }, hash, full) => blockWithHash(view, hash)?.json(full) ?? null),
+  eth_getBlockTransactionCountByNumber: method([blockTag], ({ view }, selector) => {
+    const found = blockAt(view, selector)
+    return found === undefined ? null : toQuantity(found.transactions.length)
+  }),
+  eth_getBlockTransactionCountByHash: method([blockHash], ({ view }, hash) => {
+    const found = blockWithHash(view, hash)
+    return found === undefined ? null : toQuantity(found.transactions.length)
+  }),
+  eth_getTransactionByBlockNumberAndIndex: method([blockTag, index], ({ view }, selector, position) => {
+    const found = blockAt(view, selector)
+    const included = found?.transactions[position]
+    return included === undefined ? null : formatIncluded(included, found!.ref)
+  }),
+  eth_getTransactionByBlockHashAndIndex: method([blockHash, index], ({ view }, hash, position) => {
+    const found = blockWithHash(view, hash)
+    const included = found?.transactions[position]
+    return included === undefined ? null : formatIncluded(included, found!.ref)
+  }),
+  eth_getBlockReceipts: method([required('0 (block)', parseBlockOrHash)], ({ view }, selector) => {
+    const found = 'hash' in selector ? blockWithHash(view, selector.hash) : blockAt(view, selector)
+    return found === undefined ? null : found.transactions.map((included) => formatReceipt(included, found.ref))
+  }),
+  eth_getUncleCountByBlockNumber: method([blockTag], ({ view }, selector) => (blockAt(view, selector) === undefined ? null : '0x0')),
+  eth_getUncleCountByBlockHash: method([blockHash], ({ view }, hash) => (blockWithHash(view, hash) === undefined ? null : '0x0')),
+  eth_getUncleByBlockNumberAndIndex: method([blockTag, index], () => null),
+  eth_getUncleByBlockHashAndIndex: method([blockHash, index], () => null),
+  eth_getLogs: method([required('0 (filter)', parseLogQuery)], ({ view }, query) => getLogs(view.blocks, query)),
+}

@@ -1,0 +1,162 @@
+/**
+ * Transactions, receipts and logs to their JSON-RPC form (geth's field names and formats,
+ * `blockTimestamp` included as recent geth sends it). A pre-confirmed transaction has no block
+ * hash yet: its JSON says null, its receipt and logs carry 32 zero bytes, as Base's
+ * flashblocks nodes do.
+ */
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
+import type { Log } from '../blocks/receipt.ts'
+import type { PendingBlockView } from '../builder/pending-block.ts'
+import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
+import type { Hash, Hex } from '../types.ts'
+import { toData, toQuantity } from './hex.ts'
+
+/** The block hash of pre-confirmed receipts and of the pending block: 32 zero bytes. */
+export const PENDING_BLOCK_HASH = `0x${'0'.repeat(64)}` as Hash
+
+/** EIP-4844's minimum blob base fee: the devnet includes no blobs, so it never rises. */
+export const BLOB_BASE_FEE = 1n
+
+/** The block a transaction is formatted in: a sealed one, or the pre-confirmed one (no hash yet). */
+export interface BlockRef {
+  /** Undefined while pre-confirmed. */
+  readonly hash: Hash | undefined
+  readonly number: bigint
+  readonly timestamp: bigint
+  readonly baseFeePerGas: bigint
+}
+
+/** A sealed block as a {@link BlockRef}. */
+export function sealedRef(block: SealedBlock): BlockRef {
+  const { header } = block
+  return { hash: block.hash, number: header.number, timestamp: header.timestamp, baseFeePerGas: header.baseFeePerGas }
+}
+
+/** The pre-confirmed block as a {@link BlockRef}. */
+export function pendingRef(pending: PendingBlockView): BlockRef {
+  const { context } = pending
+  return { hash: undefined, number: context.number, timestamp: context.timestamp, baseFeePerGas: context.baseFeePerGas }
+}
+
+const codeHex = new WeakMap<Uint8Array, Hex>()
+
+/** Runtime code on the wire; each code array is converted once (the state keeps it stable per account). */
+export function formatCode(code: Uint8Array): Hex {
+  if (code.length === 0) return '0x'
+  let hex = codeHex.get(code)
+  if (hex === undefined) {
+    hex = toData(code)
+    codeHex.set(code, hex)
+  }
+  return hex
+}
+
+/** A transaction as `eth_getTransactionByHash` returns it: in the mempool when `block` is undefined. */
+export function formatTransaction(transaction: Transaction, block: BlockRef | undefined, index = 0): Record<string, unknown> {
+  const { type } = transaction
+  const json: Record<string, unknown> = {
+    blockHash: block?.hash ?? null,
+    blockNumber: block === undefined ? null : toQuantity(block.number),
+    from: transaction.sender,
+    gas: toQuantity(transaction.gasLimit),
+    gasPrice: toQuantity(type >= 2 && block !== undefined ? block.baseFeePerGas + effectiveTip(transaction, block.baseFeePerGas) : transaction.maxFeePerGas),
+    hash: transaction.hash,
+    input: toData(transaction.data),
+    nonce: toQuantity(transaction.nonce),
+    to: transaction.to ?? null,
+    transactionIndex: block === undefined ? null : toQuantity(index),
+    value: toQuantity(transaction.value),
+    type: toQuantity(type),
+  }
+  if (type >= 2) {
+    json.maxFeePerGas = toQuantity(transaction.maxFeePerGas)
+    json.maxPriorityFeePerGas = toQuantity(transaction.maxPriorityFeePerGas)
+  }
+  if (type !== 0) json.accessList = transaction.accessList.map(({ address, storageKeys }) => ({ address, storageKeys: [...storageKeys] }))
+  if (type === 4) {
+    json.authorizationList = transaction.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
+      chainId: toQuantity(bytesToBigInt(chainId)),
+      address: bytesToHex(address),
+      nonce: toQuantity(bytesToBigInt(nonce)),
+      yParity: toQuantity(bytesToBigInt(yParity)),
+      r: toQuantity(bytesToBigInt(r)),
+      s: toQuantity(bytesToBigInt(s)),
+    }))
+  }
+  if (transaction.chainId !== undefined) json.chainId = toQuantity(transaction.chainId)
+  json.v = toQuantity(transaction.v)
+  json.r = toQuantity(transaction.r)
+  json.s = toQuantity(transaction.s)
+  if (type !== 0) json.yParity = toQuantity(transaction.v)
+  if (block !== undefined) json.blockTimestamp = toQuantity(block.timestamp)
+  return json
+}
+
+/** An included transaction in its block. */
+export function formatIncluded(included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
+  return formatTransaction(included.transaction, block, included.index)
+}
+
+/** A log as receipts, `eth_getLogs` and subscriptions return it. */
+export function formatLog(log: Log, logIndex: number, included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
+  return {
+    address: log.address,
+    topics: log.topics.map((topic) => bytesToHex(topic)),
+    data: toData(log.data),
+    blockNumber: toQuantity(block.number),
+    transactionHash: included.transaction.hash,
+    transactionIndex: toQuantity(included.index),
+    blockHash: block.hash ?? PENDING_BLOCK_HASH,
+    blockTimestamp: toQuantity(block.timestamp),
+    logIndex: toQuantity(logIndex),
+    removed: false,
+  }
+}
+
+/** The logs of an included transaction, formatted. */
+export function formatLogs(included: IncludedTransaction, block: BlockRef): Record<string, unknown>[] {
+  const { receipt } = included
+  return receipt.logs.map((log, i) => formatLog(log, receipt.firstLogIndex + i, included, block))
+}
+
+/** A receipt as `eth_getTransactionReceipt` returns it. */
+export function formatReceipt(included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
+  const { transaction, receipt } = included
+  return {
+    transactionHash: transaction.hash,
+    transactionIndex: toQuantity(included.index),
+    blockHash: block.hash ?? PENDING_BLOCK_HASH,
+    blockNumber: toQuantity(block.number),
+    from: transaction.sender,
+    to: transaction.to ?? null,
+    cumulativeGasUsed: toQuantity(receipt.cumulativeGasUsed),
+    gasUsed: toQuantity(receipt.gasUsed),
+    contractAddress: receipt.contractAddress ?? null,
+    logs: formatLogs(included, block),
+    logsBloom: toData(receipt.logsBloom),
+    status: toQuantity(receipt.status),
+    effectiveGasPrice: toQuantity(receipt.effectiveGasPrice),
+    blobGasPrice: toQuantity(BLOB_BASE_FEE),
+    type: toQuantity(transaction.type),
+    blockTimestamp: toQuantity(block.timestamp),
+  }
+}
+
+/**
+ * A pre-confirmed transaction with its receipt fields, as Base's `newFlashblockTransactions`
+ * subscription sends it with `true`: the transaction (block hash null), then `logs`,
+ * `gasUsed`, `status`, `cumulativeGasUsed`, `contractAddress` and `logsBloom`.
+ */
+export function formatTransactionWithLogs(included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
+  const { receipt } = included
+  return {
+    ...formatIncluded(included, block),
+    logs: formatLogs(included, block),
+    gasUsed: toQuantity(receipt.gasUsed),
+    status: toQuantity(receipt.status),
+    cumulativeGasUsed: toQuantity(receipt.cumulativeGasUsed),
+    contractAddress: receipt.contractAddress ?? null,
+    logsBloom: toData(receipt.logsBloom),
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * What a client asks of the node itself: identity (`web3_clientVersion`, `hardhat_metadata`,
+ * `anvil_nodeInfo`), network status, and fee suggestions.
+ */
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.ts'
+import type { Engine } from '../engine/engine.ts'
+import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
+import { feeHistory } from './fee-history.ts'
+import { BLOB_BASE_FEE } from './format-transaction.ts'
+import { describeValue, invalidArgument, parseData, parseSmallQuantity, toData, toQuantity } from './hex.ts'
+import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { parseBlockTag } from './params.ts'
+
+/** The devnet's name and version (`preconf-devnet --version`). */
+export const VERSION = 'preconf-devnet/v0.1.0'
+
+/**
+ * The client version (`web3_clientVersion`). It starts with `anvil` because Hardhat's network helpers (v1 and v3) and
+ * Ignition accept only clients whose version starts with `hardhatnetwork`/`hardhat`, `zksync`
+ * or `anvil`, and this node answers Anvil's and Hardhat's test methods; the rest says what it is.
+ */
+export const CLIENT_VERSION = `anvil-compatible/${VERSION}`
+
+function parsePercentiles(value: unknown, name: string): number[] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of percentiles')
+  let previous = -1
+  return value.map((entry, i) => {
+    if (typeof entry !== 'number' || !Number.isFinite(entry) || entry < 0 || entry > 100 || entry < previous) {
+      throw invalidArgument(name, `invalid reward percentile at index ${i}: ${describeValue(entry)} (need ascending values in 0..100)`)
+    }
+    previous = entry
+    return entry
+  })
+}
+
+/**
+ * An id for this chain instance (Ignition compares it to tell a restarted chain): derived from
+ * the genesis block, so the same configuration gives the same id and a new genesis (the
+ * realtime clock's start, a reset) a new one.
+ */
+function instanceId(engine: Engine): string {
+  return bytesToHex(keccak256(hexToBytes(engine.blocks.byNumber(0n)!.hash)))
+}
+
+/** Hardhat's and Anvil's `*_metadata`. */
+function metadata(engine: Engine): Record<string, unknown> {
+  const head = engine.blocks.head
+  return {
+    clientVersion: CLIENT_VERSION,
+    chainId: engine.options.chainId,
+    instanceId: instanceId(engine),
+    latestBlockNumber: Number(head.header.number),
+    latestBlockHash: head.hash,
+    forkedNetwork: null,
+    snapshots: {},
+  }
+}
+
+/** The node's identity, status and fee methods, by name. */
+export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
+  web3_clientVersion: method([], () => CLIENT_VERSION),
+  web3_sha3: method([required('0 (data)', parseData)], (_, data) => toData(keccak256(data))),
+  net_version: method([], ({ engine }) => String(engine.options.chainId)),
+  net_listening: method([], () => true),
+  net_peerCount: method([], () => '0x0'),
+  eth_chainId: method([], ({ engine }) => toQuantity(engine.options.chainId)),
+  eth_protocolVersion: method([], () => '0x41'),
+  eth_syncing: method([], () => false),
+  eth_mining: method([], ({ engine }) => engine.mining.mode !== 'auto'),
+  eth_hashrate: method([], () => '0x0'),
+  eth_coinbase: method([], ({ engine }) => engine.blocks.pending.context.coinbase),
+  eth_accounts: method([], ({ engine }) => engine.accounts.map((account) => account.address)),
+  hardhat_metadata: method([], ({ engine }) => metadata(engine)),
+  anvil_metadata: method([], ({ engine }) => metadata(engine)),
+  anvil_nodeInfo: method([], ({ engine }) => {
+    const { head } = engine.blocks
+    const { context } = engine.blocks.pending
+    return {
+      currentBlockNumber: toQuantity(head.header.number),
+      currentBlockTimestamp: Number(head.header.timestamp),
+      currentBlockHash: head.hash,
+      hardFork: engine.options.hardfork,
+      transactionOrder: 'fees',
+      environment: {
+        baseFee: toQuantity(context.baseFeePerGas),
+        chainId: engine.options.chainId,
+        gasLimit: toQuantity(context.gasLimit),
+        gasPrice: toQuantity(context.baseFeePerGas + SUGGESTED_PRIORITY_FEE),
+      },
+      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+    }
+  }),
+
+  eth_gasPrice: method([], ({ engine }) => toQuantity(engine.blocks.pending.context.baseFeePerGas + SUGGESTED_PRIORITY_FEE)),
+  eth_maxPriorityFeePerGas: method([], () => toQuantity(SUGGESTED_PRIORITY_FEE)),
+  eth_blobBaseFee: method([], () => toQuantity(BLOB_BASE_FEE)),
+  eth_feeHistory: method(
+    [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseBlockTag), optional('2 (reward percentiles)', parsePercentiles, () => [])],
+    ({ view }, count, newest, percentiles) => feeHistory(view.blocks, count, newest, percentiles),
+  ),
+}

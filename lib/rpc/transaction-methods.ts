@@ -1,0 +1,65 @@
+/**
+ * Sending transactions and finding them again: raw and wallet-signed sends, the EIP-7966 sync
+ * send, lookups by hash, receipts and Base's transaction status.
+ */
+import type { ExecutedLocation } from '../engine/lookups.ts'
+import type { Hash } from '../types.ts'
+import { formatIncluded, formatReceipt, formatTransaction, pendingRef, sealedRef } from './format-transaction.ts'
+import { invalidArgument, parseData, parseHash, parseSmallQuantity, toData } from './hex.ts'
+import { method, optional, required, type MethodContext, type MethodDefinition } from './method-definition.ts'
+import { parseCallRequest } from './params.ts'
+
+/** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
+const MAX_SYNC_TIMEOUT_MS = 6000
+
+const transactionHash = required('0 (hash)', parseHash)
+
+function parseSyncTimeout(value: unknown, name: string): number {
+  const timeout = parseSmallQuantity(value, name)
+  if (timeout > MAX_SYNC_TIMEOUT_MS) throw invalidArgument(name, `time out too long, timeout: ${timeout} ms, max: ${MAX_SYNC_TIMEOUT_MS} ms`)
+  return timeout
+}
+
+/** The receipt of a pre-confirmed (block hash: 32 zero bytes) or sealed transaction. */
+export function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {
+  return formatReceipt(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
+}
+
+/**
+ * Base's transaction status: `Known` while the transaction is in the mempool or pre-confirmed
+ * and not yet sealed, `Unknown` otherwise (sealed, dropped, or never seen).
+ */
+function transactionStatus({ engine }: MethodContext, hash: Hash): { status: 'Known' | 'Unknown' } {
+  const location = engine.lookups.find(hash)
+  return { status: location !== undefined && location.status !== 'sealed' ? 'Known' : 'Unknown' }
+}
+
+/** The transaction methods, by name. */
+export const transactionMethods: Readonly<Record<string, MethodDefinition>> = {
+  eth_sendRawTransaction: method([required('0 (transaction)', parseData)], ({ engine }, raw) => engine.intake.submitRaw(raw)),
+  eth_sendRawTransactionSync: method(
+    [required('0 (transaction)', parseData), optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)],
+    async ({ engine, view }, raw, timeoutMs) => {
+      const hash = await engine.intake.submitRaw(raw)
+      return formatLocationReceipt(await view.lookups.waitForPreconfirmation(hash, timeoutMs))
+    },
+  ),
+  eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], ({ engine }, request) => engine.intake.submitRequest(request)),
+
+  eth_getTransactionByHash: method([transactionHash], ({ view }, hash) => {
+    const location = view.lookups.find(hash)
+    if (location === undefined) return null
+    if (location.status === 'mempool') return formatTransaction(location.transaction, undefined)
+    return formatIncluded(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
+  }),
+  eth_getTransactionReceipt: method([transactionHash], ({ view }, hash) => {
+    const location = view.lookups.find(hash)
+    return location === undefined || location.status === 'mempool' ? null : formatLocationReceipt(location)
+  }),
+  eth_getRawTransactionByHash: method([transactionHash], ({ view }, hash) => {
+    const location = view.lookups.find(hash)
+    return location === undefined ? null : toData(location.transaction.raw)
+  }),
+  service_transactionStatus: method([transactionHash], transactionStatus),
+  base_transactionStatus: method([transactionHash], transactionStatus),
+}

@@ -19,7 +19,8 @@ import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike } from './rpc/params.ts'
-import { handleRequest, type RequestArguments } from './rpc/request.ts'
+import { handleRequest, presentError, type RequestArguments } from './rpc/request.ts'
+import { Filters } from './rpc/filters.ts'
 import { Subscriptions } from './rpc/subscriptions.ts'
 import type { AccessList } from './transactions/transaction.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
@@ -66,8 +67,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.setMaxListeners(0)
     this.#engine = createEngine(options, this, setup)
     const subscriptions = new Subscriptions(this.#engine, this)
-    this.#context = { engine: this.#engine, view: this.#engine, subscriptions }
-    const sealedContext: MethodContext = { engine: this.#engine, view: this.#engine.sealed, subscriptions }
+    const filters = new Filters(this.#engine, this)
+    this.#context = { engine: this.#engine, view: this.#engine, subscriptions, filters }
+    const sealedContext: MethodContext = { engine: this.#engine, view: this.#engine.sealed, subscriptions, filters }
     this.sealed = { request: (args) => handleRequest(sealedContext, args) }
     this.options = options
     this.accounts = this.#engine.accounts
@@ -115,12 +117,19 @@ export class Chain extends EventEmitter<ChainEvents> {
    * -32000 `execution reverted` with the revert data as `data`.
    */
   async call(request: CallParameters, block: BlockTag = 'latest'): Promise<Hex> {
-    return toData(callResultOrThrow(await this.#engine.calls.call(parseCallRequest(request, '0 (call)'), tag(block))))
+    const outcome = await this.#engine.calls.call(parseCallRequest(request, '0 (call)'), tag(block))
+    try {
+      return toData(callResultOrThrow(outcome))
+    } catch (error) {
+      throw presentError(error, this.options.revertCode)
+    }
   }
 
   /** The least gas `request` needs at `block` (default `pending`), found as geth's eth_estimateGas does. */
   estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
-    return this.#engine.calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block))
+    return this.#engine.calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
+      throw presentError(error, this.options.revertCode)
+    })
   }
 
   /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */

@@ -18,9 +18,27 @@ export const RPCErrorCode = {
   internal: -32603,
   /** geth's code for execution, pool and state errors. */
   server: -32000,
+  /** geth's and Anvil's code for `execution reverted` (with the `revertCode: 3` option). */
+  executionReverted: 3,
   /** EIP-7966: `eth_sendRawTransactionSync` timed out before the receipt was ready. */
   transactionTimeout: 4,
+  // geth's eth_simulateV1 codes (internal/ethapi/errors.go): a call that could not be included.
+  simulateNonceTooLow: -38010,
+  simulateNonceTooHigh: -38011,
+  simulateBaseFeeTooLow: -38012,
+  simulateIntrinsicGas: -38013,
+  simulateInsufficientFunds: -38014,
+  simulateBlockGasLimitReached: -38015,
+  simulateBlockNumberInvalid: -38020,
+  simulateBlockTimestampInvalid: -38021,
+  simulateMaxInitCodeSizeExceeded: -38025,
+  simulateClientLimitExceeded: -38026,
+  /** geth's code for a simulated call that failed in the EVM other than by reverting (in its result). */
+  simulateVMError: -32015,
 } as const
+
+/** The codes of {@link SimulationError}. */
+export type SimulationErrorCode = Extract<(typeof RPCErrorCode)[keyof typeof RPCErrorCode], -38010 | -38011 | -38012 | -38013 | -38014 | -38015 | -38020 | -38021 | -38025 | -38026>
 
 /** A JSON-RPC error object, as it goes over the wire. */
 export type RPCErrorObject = { code: number; message: string; data?: unknown }
@@ -104,13 +122,20 @@ export class InternalError extends RPCError {
 }
 
 /**
- * -32000 `execution reverted`, `data` = the revert bytes. The message is exactly this text:
+ * `execution reverted`, `data` = the revert bytes. By default -32000 with exactly this text:
  * viem decodes a -32000 revert only when it is (and ethers needs /revert/ beside hex data).
+ * With the `revertCode: 3` option, geth's and Anvil's code 3 and geth's message
+ * (`execution reverted: <reason>` for Error(string) and Panic data), which cast decodes.
  */
 export class ExecutionRevertedError extends RPCError {
   override name = 'ExecutionRevertedError'
-  constructor(revertData: `0x${string}`) {
-    super(RPCErrorCode.server, 'execution reverted', { data: revertData })
+  constructor(
+    /** The revert bytes. */
+    readonly revertData: `0x${string}`,
+    code: typeof RPCErrorCode.server | typeof RPCErrorCode.executionReverted = RPCErrorCode.server,
+    reason?: string,
+  ) {
+    super(code, reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, { data: revertData })
   }
 }
 
@@ -184,6 +209,14 @@ export class TransactionTimeoutError extends RPCError {
       `The transaction was added to the mempool but wasn't processed in ${timeoutMs}ms.`,
       { data: hash },
     )
+  }
+}
+
+/** `eth_simulateV1`: a call or block that could not be simulated, with geth's code and text. */
+export class SimulationError extends RPCError {
+  override name = 'SimulationError'
+  constructor(code: SimulationErrorCode, message: string) {
+    super(code, message)
   }
 }
 

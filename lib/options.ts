@@ -28,9 +28,13 @@ export interface OptionDefinition<Input, Value> {
  * `interval`: pre-confirmation ticks and seals follow the clock. `instant`: each accepted
  * transaction is pre-confirmed before `sendRawTransaction` returns; seals still follow the clock.
  * `auto`: each is pre-confirmed and sealed in its own block at once, and the clock seals nothing
- * (Hardhat's automine).
+ * (Hardhat's automine). `off`: nothing happens until a tick or a block is asked for
+ * (`preconf_tick`, `evm_mine`; Anvil's `evm_setIntervalMining(0)`).
  */
-export type MiningMode = 'interval' | 'instant' | 'auto'
+export type MiningMode = 'interval' | 'instant' | 'auto' | 'off'
+
+/** The JSON-RPC code of an `execution reverted` error: Base's documented -32000, or geth's and Anvil's 3. */
+export type RevertCode = -32000 | 3
 
 function invalid(name: string, expected: string, value: unknown): TypeError {
   return new TypeError(`invalid option ${name}: expected ${expected}, got ${typeof value === 'string' ? `"${value}"` : String(value)}`)
@@ -174,9 +178,9 @@ export const chainOptions = {
   }),
   mining: define<MiningMode, MiningMode>({
     flag: 'mining',
-    description: 'interval: ticks and seals follow the clock; instant: each accepted tx is pre-confirmed at once; auto: each is pre-confirmed and sealed at once (Hardhat automine)',
+    description: 'interval: ticks and seals follow the clock; instant: each accepted tx is pre-confirmed at once; auto: each is pre-confirmed and sealed at once (Hardhat automine); off: only preconf_tick and evm_mine make blocks',
     defaultText: 'interval',
-    parse: oneOf<MiningMode>('interval', 'instant', 'auto'),
+    parse: oneOf<MiningMode>('interval', 'instant', 'auto', 'off'),
     default: () => 'interval',
   }),
   safeLag: define<number, number>({
@@ -192,6 +196,17 @@ export const chainOptions = {
     defaultText: '64',
     parse: integer(0),
     default: () => 64,
+  }),
+  revertCode: define<RevertCode | `${RevertCode}`, RevertCode>({
+    flag: 'revert-code',
+    description: 'JSON-RPC code of a revert: -32000 (Base\'s docs) or 3 (geth and Anvil; cast decodes the revert data only then)',
+    defaultText: '-32000',
+    parse: (value, name) => {
+      const code = typeof value === 'string' ? Number(value.trim()) : value
+      if (code !== -32000 && code !== 3) throw invalid(name, '3 | -32000', value)
+      return code
+    },
+    default: () => -32000,
   }),
 }
 

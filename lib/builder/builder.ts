@@ -17,6 +17,8 @@ import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import { StateLayer } from '../state/state-layer.ts'
+import type { BlockContext } from '../execution/block-context.ts'
+import type { BlockSettings } from './block-settings.ts'
 import { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { Transaction } from '../transactions/transaction.ts'
@@ -45,6 +47,8 @@ export interface BuilderParts {
   readonly sources: readonly TransactionSource[]
   /** Which ticks run, what they take and their gas budget. */
   readonly policy: BuilderPolicy
+  /** The coinbase, gas limit and one-off values test controls set for new blocks. */
+  readonly settings: BlockSettings
   /** Records the builder's mutations while a snapshot is open. */
   readonly undoLog: UndoLog
 }
@@ -126,20 +130,35 @@ export class BlockBuilder {
     return block
   }
 
+  /**
+   * Gives the pending block, which has pre-confirmed nothing, the context it would open with now
+   * at `timestamp` (after a test control changed the time or a block setting).
+   */
+  refreshPending(timestamp: bigint): void {
+    this.pending.updateContext(this.contextAt(timestamp))
+  }
+
+  /** The context of the block after the head, at `timestamp`, under the block settings. */
+  private contextAt(timestamp: bigint): BlockContext {
+    const { blocks, settings } = this.parts
+    const parent = blocks.head
+    const number = parent.header.number + 1n
+    return {
+      number,
+      timestamp,
+      baseFeePerGas: settings.baseFeeFor(number) ?? nextBaseFee(parent.header.baseFeePerGas, parent.header.gasUsed, parent.header.gasLimit),
+      gasLimit: settings.gasLimit,
+      coinbase: settings.coinbase,
+      prevRandao: settings.prevRandaoFor(number) ?? keccak256(hexToBytes(parent.hash)),
+    }
+  }
+
   /** A new pending block on top of the head. */
   private open(timestamp: bigint): PendingBlock {
     const { blocks, history, options } = this.parts
-    const parent = blocks.head
     return new PendingBlock(
-      {
-        number: parent.header.number + 1n,
-        timestamp,
-        baseFeePerGas: nextBaseFee(parent.header.baseFeePerGas, parent.header.gasUsed, parent.header.gasLimit),
-        gasLimit: options.blockGasLimit,
-        coinbase: options.coinbase,
-        prevRandao: keccak256(hexToBytes(parent.hash)),
-      },
-      parent.hash,
+      this.contextAt(timestamp),
+      blocks.head.hash,
       { extraData: new Uint8Array(0), requestsHash: emptyRequestsHash(options.hardfork) },
       history.latest,
       this.parts.undoLog,

@@ -132,11 +132,11 @@ export class PendingBlock implements PendingBlockView {
     return this.preconfirmations.length
   }
 
-  /** Gives the block a new timestamp; only while it has pre-confirmed nothing (time controls). */
-  restamp(timestamp: bigint): void {
-    if (this.transactions.length > 0) throw new Error('a block with pre-confirmed transactions keeps its timestamp')
+  /** Gives the block a new context (time, coinbase, base fee, …); only while it has pre-confirmed nothing (test controls). */
+  updateContext(context: BlockContext): void {
+    if (this.transactions.length > 0) throw new Error('a block with pre-confirmed transactions keeps its context')
     const previous = this.blockContext
-    this.blockContext = { ...previous, timestamp }
+    this.blockContext = context
     if (this.undoLog?.recording) this.undoLog.record(() => (this.blockContext = previous))
   }
 

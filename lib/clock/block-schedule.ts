@@ -11,6 +11,8 @@ export type ScheduledEvent = 'tick' | 'seal'
 
 /** The schedule's state, as a snapshot keeps it. */
 export interface ScheduleState {
+  readonly preconfIntervalMs: number
+  readonly blockTimeMs: number
   readonly nextTickAt: number
   readonly sealAt: number
   readonly offsetMs: number
@@ -34,11 +36,26 @@ export class BlockSchedule {
 
   constructor(
     startMs: number,
-    private readonly preconfIntervalMs: number,
-    private readonly blockTimeMs: number,
+    private preconfIntervalMs: number,
+    private blockTimeMs: number,
   ) {
     this.nextTickAt = startMs + preconfIntervalMs
     this.sealAt = startMs + blockTimeMs
+  }
+
+  /** Milliseconds between seals. */
+  get blockTime(): number {
+    return this.blockTimeMs
+  }
+
+  /**
+   * Seals every `blockTimeMs` from now on (`evm_setIntervalMining`); ticks stay at their interval,
+   * or at the block time if that is shorter.
+   */
+  setBlockTime(nowMs: number, blockTimeMs: number): void {
+    this.blockTimeMs = blockTimeMs
+    if (this.preconfIntervalMs > blockTimeMs) this.preconfIntervalMs = blockTimeMs
+    this.restart(nowMs)
   }
 
   /** When the next tick or seal is due (ms). */
@@ -93,6 +110,16 @@ export class BlockSchedule {
     return timestamp > parentTimestamp ? timestamp : parentTimestamp + 1n
   }
 
+  /** The block time (seconds) the clock's `nowMs` corresponds to, the offset applied. */
+  blockTimeAt(nowMs: number): bigint {
+    return BigInt(Math.floor((nowMs + this.offsetMs) / 1000))
+  }
+
+  /** Sets the offset so that the clock's `nowMs` is block time `timestamp` (seconds; `evm_setTime`). */
+  setTimeAt(nowMs: number, timestamp: bigint): void {
+    this.offsetMs = Number(timestamp) * 1000 - nowMs
+  }
+
   /** Moves block times `seconds` ahead of the clock (cumulative); returns the total offset in seconds. */
   increaseTime(seconds: number): number {
     this.offsetMs += seconds * 1000
@@ -113,12 +140,14 @@ export class BlockSchedule {
 
   /** The schedule's state, to restore with {@link restore}. */
   capture(): ScheduleState {
-    const { nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval } = this
-    return { nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
+    const { preconfIntervalMs, blockTimeMs, nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval } = this
+    return { preconfIntervalMs, blockTimeMs, nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
   }
 
   /** Returns to a captured state. */
   restore(state: ScheduleState): void {
+    this.preconfIntervalMs = state.preconfIntervalMs
+    this.blockTimeMs = state.blockTimeMs
     this.nextTickAt = state.nextTickAt
     this.sealAt = state.sealAt
     this.offsetMs = state.offsetMs

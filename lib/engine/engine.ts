@@ -12,6 +12,7 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { devAccounts, type DevAccount } from '../accounts/dev-accounts.ts'
 import { BlockStore } from '../blocks/block-store.ts'
+import { BlockSettings } from '../builder/block-settings.ts'
 import { BlockBuilder } from '../builder/builder.ts'
 import { IDEAL_POLICY } from '../builder/policy.ts'
 import { poolSource } from '../builder/sources.ts'
@@ -38,7 +39,11 @@ import { TransactionIntake } from './intake.ts'
 import { TransactionLookups } from './lookups.ts'
 import { Mining } from './mining.ts'
 import { StateReads } from './state-reads.ts'
+import { Proofs } from './proofs.ts'
+import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
+import { TokenBalances } from './token-balances.ts'
+import { Tracing } from './tracing.ts'
 import { Wallet } from './wallet.ts'
 
 /**
@@ -65,8 +70,18 @@ export interface Engine extends ChainView {
   /** The standard endpoint's view of the same chain. */
   readonly sealed: ChainView
   readonly intake: TransactionIntake
+  /** The dev-account wallet: signs transactions, messages and typed data for the dev accounts. */
+  readonly wallet: Wallet
   readonly mining: Mining
   readonly controls: TestControls
+  /** `anvil_dealERC20`, `anvil_setERC20Allowance`. */
+  readonly tokens: TokenBalances
+  /** `debug_trace*`: re-executes transactions and calls with a tracer. */
+  readonly tracing: Tracing
+  /** `eth_getProof`, `eth_getAccount`. */
+  readonly proofs: Proofs
+  /** `eth_simulateV1`. */
+  readonly simulation: Simulation
   /** Snapshots the whole world (state, history, pending block, mempool, clock); returns its id. */
   snapshot(): Promise<number>
   /** Returns the world to snapshot `id` (discarding it and every later one); false if it is not open. */
@@ -108,8 +123,9 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
 
   const start = options.genesisTimestamp * 1000
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
+  const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
   const builder = new BlockBuilder(
-    { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, undoLog },
+    { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, settings, undoLog },
     schedule.timestampAfter(store.head.header.timestamp),
   )
   const now = (): number => clock.now()
@@ -128,6 +144,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   }
   const wallet = new Wallet(accounts, environment.transactionCommon)
 
+  const controls = new TestControls({ history, pool, settings, clock, blocks: store, builder, commitment, schedule, mining, wallet, serialize })
   snapshots.register(() => {
     const time = clock.now()
     return () => clock.restore(time)
@@ -137,6 +154,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     return () => schedule.restore(state)
   })
   snapshots.register(() => mining.capture())
+  snapshots.register(() => settings.capture())
   snapshots.register(() => wallet.capture())
 
   return {
@@ -148,9 +166,14 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     calls,
     lookups,
     sealed,
-    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, blockGasLimit: options.blockGasLimit, serialize }),
+    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize }),
+    wallet,
     mining,
-    controls: new TestControls({ history, blocks: store, builder, commitment, schedule, mining, wallet, serialize }),
+    controls,
+    tokens: new TokenBalances({ blocks, environment, controls, serialize }),
+    tracing: new Tracing({ blocks, store, history, builder, lookups, environment, serialize }),
+    proofs: new Proofs({ blocks, history, commitment }),
+    simulation: new Simulation({ blocks, environment, serialize }),
     snapshot: () => serialize(async () => snapshots.take()),
     revert: (id) => serialize(async () => snapshots.revert(id)),
   }

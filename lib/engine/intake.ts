@@ -1,8 +1,12 @@
 /**
  * Where transactions enter the chain: signed raw bytes (`eth_sendRawTransaction`) and requests
- * the dev-account wallet signs (`eth_sendTransaction`). Each is decoded once, checked by geth's
- * admission rules against the pending state, pooled, and handed to the mining mode.
+ * the dev-account wallet completes and signs (`eth_sendTransaction`, or unsigned with
+ * `eth_sendUnsignedTransaction`). Each is decoded once, checked by geth's admission rules
+ * against the pending state, pooled, and handed to the mining mode. The same completion
+ * (nonce, gas, fees, type) serves `eth_signTransaction` and `eth_fillTransaction`, which
+ * return the transaction instead of submitting it.
  */
+import type { BlockSettings } from '../builder/block-settings.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidParamsError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
@@ -11,17 +15,18 @@ import type { CallRequest } from '../execution/run-call.ts'
 import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
+import type { TransactionToSign, WalletTransactionType } from '../transactions/sign.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
 import { checkAgainstState, checkIntrinsic } from '../txpool/admission.ts'
 import type { TxPool } from '../txpool/txpool.ts'
-import type { Hash } from '../types.ts'
+import { ZERO_ADDRESS, type Address, type Hash } from '../types.ts'
 import { TAG } from './block-resolver.ts'
 import type { Calls } from './calls.ts'
 import type { ChainEmitter } from './events.ts'
 import type { Mining } from './mining.ts'
 import type { Wallet } from './wallet.ts'
 
-/** A transaction request for the wallet to complete and sign (`eth_sendTransaction`). */
+/** A transaction request for the wallet to complete (`eth_sendTransaction`, `eth_signTransaction`, `eth_fillTransaction`). */
 export type TransactionRequest = CallRequest & { readonly nonce?: bigint }
 
 /** What the intake works with. */
@@ -33,8 +38,20 @@ export interface IntakeParts {
   readonly calls: Calls
   readonly mining: Mining
   readonly events: ChainEmitter
-  readonly blockGasLimit: bigint
+  /** The block settings (admission checks a transaction's gas against their gas limit). */
+  readonly settings: BlockSettings
   readonly serialize: Serializer
+}
+
+/**
+ * The type a request becomes, as geth and viem infer it: 4 with an `authorizationList`, 2 with
+ * EIP-1559 fees, 1 with `gasPrice` and an `accessList`, 0 with `gasPrice` alone, else 2.
+ */
+function transactionType(request: TransactionRequest): WalletTransactionType {
+  if (request.authorizationList !== undefined) return 4
+  if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return 2
+  if (request.gasPrice !== undefined) return request.accessList !== undefined ? 1 : 0
+  return 2
 }
 
 /** Admits transactions into the mempool. */
@@ -52,37 +69,79 @@ export class TransactionIntake {
   }
 
   /**
-   * Completes `request` as wallets do and submits it from its `from` dev account (or an
-   * impersonated one): the pending nonce, an estimate at `pending`, a 1 gwei tip and a fee cap
-   * of twice the pending base fee plus the tip (or a legacy transaction when `gasPrice` is given).
+   * Completes `request` as wallets do ({@link fillRequest}) and submits it from its `from` dev
+   * account (or an impersonated one), signed with its key (`eth_sendTransaction`).
    */
   async submitRequest(request: TransactionRequest): Promise<Hash> {
-    const { from } = request
-    if (from === undefined) throw new InvalidParamsError('invalid argument 0 (transaction): from is required')
-    const { wallet, builder, pool } = this.parts
-    wallet.checkSender(from)
-    const gas = request.gas ?? (await this.parts.calls.estimateGas(request, TAG.pending))
+    const from = requireFrom(request)
+    this.parts.wallet.checkSender(from)
     // Nonce and fees are chosen, and the transaction admitted, in one step: two concurrent
     // sends from one account get consecutive nonces.
-    return this.parts.serialize(async () => {
-      const pending = builder.pending
-      const cap = request.maxFeePerGas
-      const tip = request.maxPriorityFeePerGas ?? (cap !== undefined && cap < SUGGESTED_PRIORITY_FEE ? cap : SUGGESTED_PRIORITY_FEE)
-      if (cap !== undefined && tip > cap) throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
-      const transaction = wallet.sign(from, {
-        nonce: request.nonce ?? pool.pendingNonce(from, (await readAccount(pending.state, from))?.nonce ?? 0n),
-        to: request.to,
-        value: request.value ?? 0n,
-        data: request.data ?? new Uint8Array(0),
-        gas,
-        gasPrice: request.gasPrice,
-        maxFeePerGas: cap ?? suggestedFeeCap(pending.context.baseFeePerGas, tip),
-        maxPriorityFeePerGas: tip,
-        accessList: request.accessList ?? [],
-      })
-      this.rejectKnown(transaction.hash)
-      return this.admit(transaction)
-    })
+    return this.complete(request, from, (fields) => this.admitNew(this.parts.wallet.sign(from, fields)))
+  }
+
+  /** {@link submitRequest} from any `from`, key or no key, impersonated (Anvil's `eth_sendUnsignedTransaction`). */
+  async submitUnsigned(request: TransactionRequest): Promise<Hash> {
+    const from = requireFrom(request)
+    return this.complete(request, from, (fields) => this.admitNew(this.parts.wallet.impersonatedFrom(from, fields)))
+  }
+
+  /** Completes `request` and signs it with the key of its `from` dev account, without submitting it (`eth_signTransaction`). */
+  async signRequest(request: TransactionRequest): Promise<UserTransaction> {
+    const from = requireFrom(request)
+    this.parts.wallet.checkKey(from)
+    return this.complete(request, from, (fields) => this.parts.wallet.signWithKey(from, fields))
+  }
+
+  /**
+   * Completes `request` as wallets do and returns it unsigned (`eth_fillTransaction`; no key
+   * needed; `from` defaults to the zero address, as geth's): the pending nonce, an estimate at
+   * `pending`, a 1 gwei tip and a fee cap of twice the pending base fee plus the tip (geth's
+   * defaults), in the type {@link transactionType} infers.
+   */
+  async fillRequest(request: TransactionRequest): Promise<UserTransaction> {
+    const from = request.from ?? ZERO_ADDRESS
+    return this.complete(request, from, (fields) => this.parts.wallet.unsigned(from, fields))
+  }
+
+  /** Estimates the gas (if not given), then decides nonce and fees and hands the fields to `use`, in one serialized step. */
+  private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>): Promise<T> {
+    const gas = request.gas ?? (await this.parts.calls.estimateGas(request, TAG.pending))
+    return this.parts.serialize(async () => use(await this.fields(request, from, gas)))
+  }
+
+  /** Every field of `request` decided against the pending block and the mempool. */
+  private async fields(request: TransactionRequest, from: Address, gas: bigint): Promise<TransactionToSign> {
+    const { builder, pool } = this.parts
+    const pending = builder.pending
+    const type = transactionType(request)
+    let cap: bigint
+    let tip: bigint
+    if (request.gasPrice !== undefined) {
+      cap = tip = request.gasPrice
+    } else {
+      tip = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < SUGGESTED_PRIORITY_FEE ? request.maxFeePerGas : SUGGESTED_PRIORITY_FEE)
+      if (request.maxFeePerGas !== undefined && tip > request.maxFeePerGas) throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
+      cap = request.maxFeePerGas ?? suggestedFeeCap(pending.context.baseFeePerGas, tip)
+    }
+    return {
+      type,
+      nonce: request.nonce ?? pool.pendingNonce(from, (await readAccount(pending.state, from))?.nonce ?? 0n),
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+      gas,
+      maxFeePerGas: cap,
+      maxPriorityFeePerGas: tip,
+      accessList: request.accessList ?? [],
+      authorizationList: request.authorizationList ?? [],
+    }
+  }
+
+  /** Admits a transaction the wallet just built, unless the same one is already known. */
+  private admitNew(transaction: UserTransaction): Promise<Hash> {
+    this.rejectKnown(transaction.hash)
+    return this.admit(transaction)
   }
 
   /** Rejects a transaction already in the mempool or pre-confirmed (geth checks this first). */
@@ -94,7 +153,8 @@ export class TransactionIntake {
 
   /** Admission against pending state; then, per the mining mode, pre-confirms (and seals) at once. */
   private async admit(transaction: UserTransaction): Promise<Hash> {
-    const { pool, builder, blockGasLimit, events, mining } = this.parts
+    const { pool, builder, events, mining } = this.parts
+    const blockGasLimit = this.parts.settings.gasLimit
     checkIntrinsic(transaction, blockGasLimit)
     const pending = builder.pending.state
     const loading = ensureAccounts(pending, [transaction.sender])
@@ -105,4 +165,10 @@ export class TransactionIntake {
     await mining.afterAdmission()
     return transaction.hash
   }
+}
+
+/** The `from` of a request the wallet sends or signs: -32602 when missing. */
+function requireFrom(request: TransactionRequest): Address {
+  if (request.from === undefined) throw new InvalidParamsError('invalid argument 0 (transaction): from is required')
+  return request.from
 }

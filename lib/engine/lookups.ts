@@ -8,9 +8,10 @@ import type { BlockBuilder } from '../builder/builder.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
 import type { Clock } from '../clock/clock.ts'
 import { TransactionTimeoutError } from '../errors.ts'
-import type { Transaction } from '../transactions/transaction.ts'
+import { heldAccount } from '../state/state-source.ts'
+import type { Transaction, UserTransaction } from '../transactions/transaction.ts'
 import type { TxPool } from '../txpool/txpool.ts'
-import type { Hash } from '../types.ts'
+import type { Address, Hash } from '../types.ts'
 import type { ChainEmitter } from './events.ts'
 
 /** Where a transaction is: mempool, pre-confirmed block or sealed block. */
@@ -18,6 +19,12 @@ export type TransactionLocation =
   | { readonly status: 'mempool'; readonly transaction: Transaction }
   | { readonly status: 'preconfirmed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: PendingBlockView }
   | { readonly status: 'sealed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: SealedBlock }
+
+/** The mempool by state: `pending` can execute now (each sender's gapless run), `queued` waits behind a nonce gap. */
+export interface PoolContent {
+  readonly pending: readonly UserTransaction[]
+  readonly queued: readonly UserTransaction[]
+}
 
 /** Where an executed transaction is: the pre-confirmed block or a sealed one. */
 export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: 'mempool' }>
@@ -51,6 +58,19 @@ export class TransactionLookups {
     const sealed = this.blocks.transaction(hash)
     if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }
     return undefined
+  }
+
+  /** The mempool's transactions, pending and queued, each sender's in nonce order (`txpool_content`). */
+  poolContent(sender?: Address): PoolContent {
+    const pending: UserTransaction[] = []
+    const queued: UserTransaction[] = []
+    const state = this.builder.pending.state
+    for (const from of sender === undefined ? this.pool.senders() : [sender]) {
+      const { start, end } = this.pool.executableRun(from, heldAccount(state, from)?.nonce ?? 0n)
+      const transactions = [...this.pool.fromSender(from)].map(({ transaction }) => transaction).sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
+      for (const transaction of transactions) (transaction.nonce >= start && transaction.nonce < end ? pending : queued).push(transaction)
+    }
+    return { pending, queued }
   }
 
   /**

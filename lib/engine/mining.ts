@@ -41,7 +41,7 @@ export class Mining {
 
   /** What the clock drives: the schedule's ticks and seals (none under automine). */
   readonly timeline: Timeline = {
-    nextDueAt: () => (this.miningMode === 'auto' ? Number.POSITIVE_INFINITY : this.parts.schedule.nextDueAt()),
+    nextDueAt: () => (this.miningMode === 'auto' || this.miningMode === 'off' ? Number.POSITIVE_INFINITY : this.parts.schedule.nextDueAt()),
     fireNext: async () => {
       if (this.parts.schedule.takeNext() === 'tick') await this.preconfirm()
       else this.seal()
@@ -55,9 +55,29 @@ export class Mining {
    */
   setMode(mode: MiningMode): Promise<void> {
     return this.parts.serialize(async () => {
-      if (this.miningMode === 'auto' && mode !== 'auto') this.parts.schedule.restart(this.parts.now())
+      if ((this.miningMode === 'auto' || this.miningMode === 'off') && (mode === 'interval' || mode === 'instant')) this.parts.schedule.restart(this.parts.now())
       this.miningMode = mode
     })
+  }
+
+  /**
+   * Anvil's `evm_setIntervalMining`: a block every `seconds` from now on (the clock's schedule),
+   * or, for 0, no blocks at all until one is asked for.
+   */
+  setInterval(seconds: number): Promise<void> {
+    return this.parts.serialize(async () => {
+      if (seconds === 0) {
+        this.miningMode = 'off'
+        return
+      }
+      this.parts.schedule.setBlockTime(this.parts.now(), seconds * 1000)
+      this.miningMode = 'interval'
+    })
+  }
+
+  /** The seconds between interval-mined blocks, or undefined when blocks do not follow the clock (`anvil_getIntervalMining`). */
+  get intervalSeconds(): number | undefined {
+    return this.miningMode === 'interval' || this.miningMode === 'instant' ? this.parts.schedule.blockTime / 1000 : undefined
   }
 
   /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
@@ -82,7 +102,7 @@ export class Mining {
     return this.parts.serialize(async () => {
       let block: SealedBlock | undefined
       for (let i = 0; i < count; i++) {
-        if (i > 0) this.restampPending(block!.header.timestamp + intervalSeconds)
+        if (i > 0) this.refreshPending(block!.header.timestamp + intervalSeconds)
         block = await this.mineNow()
       }
       return block
@@ -95,11 +115,14 @@ export class Mining {
     else if (this.miningMode === 'auto' && (await this.preconfirm()).transactions.length > 0) this.sealNow()
   }
 
-  /** Re-stamps the pending block (which has pre-confirmed nothing): with `timestamp`, or by the schedule. */
-  restampPending(timestamp: bigint | undefined): void {
+  /**
+   * Gives the pending block (which has pre-confirmed nothing) its context anew: timestamp
+   * `timestamp`, or the schedule's, and the current block settings.
+   */
+  refreshPending(timestamp: bigint | undefined): void {
     const { builder, blocks, schedule } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
-    builder.pending.restamp(schedule.timestampAfter(blocks.head.header.timestamp))
+    builder.refreshPending(schedule.timestampAfter(blocks.head.header.timestamp))
   }
 
   /** The mode as it is now, and how to restore it (world snapshots). */

@@ -1,7 +1,8 @@
 /**
  * The test controls of Anvil and Hardhat: state edits on `latest` and `pending` at once,
- * impersonation, and block-time controls (`evm_increaseTime`, `evm_setNextBlockTimestamp`,
- * a fixed timestamp interval). None of them seals a block.
+ * impersonation, block-time controls (`evm_increaseTime`, `evm_setNextBlockTimestamp`, a fixed
+ * timestamp interval, `evm_setTime`), the settings of the blocks to come (coinbase, gas limit,
+ * base fee, prevRandao) and mempool removals. None of them seals a block.
  */
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
@@ -9,9 +10,12 @@ import type { BlockSchedule } from '../clock/block-schedule.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidInputError } from '../errors.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
+import type { BlockSettings } from '../builder/block-settings.ts'
+import type { Clock } from '../clock/clock.ts'
 import type { StateHistory } from '../state/state-history.ts'
-import { ensureAccounts } from '../state/state-source.ts'
-import type { Address } from '../types.ts'
+import { ensureAccounts, heldAccount } from '../state/state-source.ts'
+import type { TxPool } from '../txpool/txpool.ts'
+import type { Address, Hash } from '../types.ts'
 import type { Mining } from './mining.ts'
 import { setBalance, setCode, setNonce, setStorage, type EditTarget } from './state-edits.ts'
 import type { Wallet } from './wallet.ts'
@@ -19,6 +23,9 @@ import type { Wallet } from './wallet.ts'
 /** What the controls act on. */
 export interface ControlParts {
   readonly history: StateHistory
+  readonly pool: TxPool
+  readonly settings: BlockSettings
+  readonly clock: Clock
   readonly blocks: BlockStore
   readonly builder: BlockBuilder
   readonly commitment: StateCommitment
@@ -30,6 +37,8 @@ export interface ControlParts {
 
 /** State edits, impersonation and time controls. */
 export class TestControls {
+  private logging = true
+
   constructor(private readonly parts: ControlParts) {}
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
@@ -52,9 +61,29 @@ export class TestControls {
     return this.edit(address, (target) => setStorage(target, address, slot, value))
   }
 
+  /** Adds `amount` wei to the balance of `address` (`anvil_addBalance`). */
+  addBalance(address: Address, amount: bigint): Promise<void> {
+    return this.edit(address, (target) => setBalance(target, address, (heldAccount(target.history.latest, address)?.balance ?? 0n) + amount))
+  }
+
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
   impersonate(address: Address): void {
     this.parts.wallet.impersonate(address)
+  }
+
+  /** Lets `eth_sendTransaction` send from any address without its key (`anvil_autoImpersonateAccount`). */
+  autoImpersonate(enabled: boolean): void {
+    this.parts.wallet.autoImpersonate(enabled)
+  }
+
+  /** Whether the node's activity log writes lines (`anvil_setLoggingEnabled`); on by default. */
+  get loggingEnabled(): boolean {
+    return this.logging
+  }
+
+  /** Turns the node's activity log on or off. */
+  setLoggingEnabled(enabled: boolean): void {
+    this.logging = enabled
   }
 
   /** Ends {@link impersonate} for `address`. */
@@ -69,7 +98,7 @@ export class TestControls {
   increaseTime(seconds: number): Promise<number> {
     return this.parts.serialize(async () => {
       const total = this.parts.schedule.increaseTime(seconds)
-      this.restampIfUntouched()
+      this.refreshIfUntouched()
       return total
     })
   }
@@ -87,7 +116,7 @@ export class TestControls {
       if (timestamp <= floor) {
         throw new InvalidInputError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
       }
-      if (untouched) mining.restampPending(timestamp)
+      if (untouched) mining.refreshPending(timestamp)
       else schedule.setNextTimestamp(timestamp)
     })
   }
@@ -100,13 +129,80 @@ export class TestControls {
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
     return this.parts.serialize(async () => {
       const hadInterval = this.parts.schedule.setTimestampInterval(seconds)
-      this.restampIfUntouched()
+      this.refreshIfUntouched()
       return hadInterval
     })
   }
 
-  private restampIfUntouched(): void {
-    if (this.parts.builder.pending.transactions.length === 0) this.parts.mining.restampPending(undefined)
+  /**
+   * Moves block time so that now is `timestamp` (seconds; Anvil's `evm_setTime`): later blocks
+   * follow on from it. Returns how many seconds ahead of the previous block time that is (0 if behind).
+   */
+  setTime(timestamp: bigint): Promise<number> {
+    return this.parts.serialize(async () => {
+      const { schedule, clock } = this.parts
+      const before = schedule.blockTimeAt(clock.now())
+      schedule.setTimeAt(clock.now(), timestamp)
+      this.refreshIfUntouched()
+      return timestamp > before ? Number(timestamp - before) : 0
+    })
+  }
+
+  /** New blocks go to `coinbase` (`anvil_setCoinbase`), from the pending block on if it has pre-confirmed nothing. */
+  setCoinbase(coinbase: Address): Promise<void> {
+    return this.settle(() => this.parts.settings.setCoinbase(coinbase))
+  }
+
+  /** New blocks have gas limit `gasLimit` (`evm_setBlockGasLimit`). */
+  setBlockGasLimit(gasLimit: bigint): Promise<void> {
+    return this.settle(() => this.parts.settings.setGasLimit(gasLimit))
+  }
+
+  /** The next block has base fee `baseFee` (`anvil_setNextBlockBaseFeePerGas`): the pending one if it has pre-confirmed nothing. */
+  setNextBlockBaseFee(baseFee: bigint): Promise<void> {
+    return this.settle(() => this.parts.settings.setBaseFee(baseFee, this.nextBlockNumber()))
+  }
+
+  /** The next block has prevRandao `value` (`hardhat_setPrevRandao`). */
+  setNextBlockPrevRandao(value: Uint8Array): Promise<void> {
+    return this.settle(() => this.parts.settings.setPrevRandao(value, this.nextBlockNumber()))
+  }
+
+  /** Takes a transaction out of the mempool (`anvil_dropTransaction`); false if it is not there. */
+  dropTransaction(hash: Hash): Promise<boolean> {
+    return this.parts.serialize(async () => {
+      const transaction = this.parts.pool.get(hash)
+      if (transaction !== undefined) this.parts.pool.remove(transaction)
+      return transaction !== undefined
+    })
+  }
+
+  /** Empties the mempool (`anvil_dropAllTransactions`), or takes out the transactions of `sender` (`anvil_removePoolTransactions`). */
+  dropTransactions(sender?: Address): Promise<void> {
+    return this.parts.serialize(async () => {
+      const { pool } = this.parts
+      for (const from of sender === undefined ? [...pool.senders()] : [sender]) {
+        for (const { transaction } of [...pool.fromSender(from)]) pool.remove(transaction)
+      }
+    })
+  }
+
+  /** The number of the block a "next block" setting applies to: the pending one while it has pre-confirmed nothing. */
+  private nextBlockNumber(): bigint {
+    const pending = this.parts.builder.pending
+    return pending.transactions.length === 0 ? pending.context.number : pending.context.number + 1n
+  }
+
+  /** Changes a block setting; the pending block takes it at once if it has pre-confirmed nothing. */
+  private settle(change: () => void): Promise<void> {
+    return this.parts.serialize(async () => {
+      change()
+      this.refreshIfUntouched()
+    })
+  }
+
+  private refreshIfUntouched(): void {
+    if (this.parts.builder.pending.transactions.length === 0) this.parts.mining.refreshPending(undefined)
   }
 
   /** Runs `edit` on the sealed head and the pending block together, once `address` is loaded. */

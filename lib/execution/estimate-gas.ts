@@ -41,7 +41,8 @@ export async function estimateGas(context: EstimateContext, probe: GasProbe): Pr
     if (allowance < hi) hi = allowance
   }
 
-  if (request.to !== undefined && (request.data === undefined || request.data.length === 0) && !context.recipientHasCode) {
+  const plainTransfer = (request.data === undefined || request.data.length === 0) && (request.authorizationList?.length ?? 0) === 0
+  if (request.to !== undefined && plainTransfer && !context.recipientHasCode) {
     const outcome = await probe(PLAIN_TRANSFER_GAS)
     if (outcome.error === undefined) return PLAIN_TRANSFER_GAS
   }

@@ -10,14 +10,16 @@ import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
-import type { AccessList } from '../transactions/transaction.ts'
-import { ZERO_ADDRESS, type Address } from '../types.ts'
+import type { AccessList, Authorization } from '../transactions/transaction.ts'
+import { ZERO_ADDRESS, type Address, type Hex } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
+import { applyAuthorizations, authorizationGas } from './authorizations.ts'
+import { evmErrorText } from './evm-errors.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
 /** geth's RPCGasCap: the gas an `eth_call` gets when it names none, and the most it may name. */
-const DEFAULT_CALL_GAS = 50_000_000n
+export const DEFAULT_CALL_GAS = 50_000_000n
 
 /** A message to run without a transaction (the fields of `eth_call`). */
 export interface CallRequest {
@@ -33,6 +35,8 @@ export interface CallRequest {
   readonly value?: bigint
   readonly data?: Uint8Array
   readonly accessList?: AccessList
+  /** EIP-7702 authorizations, applied before the call as a type-4 transaction applies them. */
+  readonly authorizationList?: readonly Authorization[]
 }
 
 /** How a call ended. */
@@ -45,22 +49,21 @@ export interface CallOutcome {
   readonly peakGasUsed: bigint
   /** Undefined on success. */
   readonly error: EVMError | undefined
+  /** With `recordAccess`: the addresses and storage slots the run touched beyond those warm from the start. */
+  readonly accessed?: AccessList
 }
 
-/** geth's texts for EVM failures, by @ethereumjs/evm's error names. */
-const evmErrorMessages: Record<string, string> = {
-  'out of gas': 'out of gas',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'stack underflow': 'stack underflow',
-  'stack overflow': 'stack overflow',
-  'invalid JUMP': 'invalid jump destination',
-  'invalid opcode': 'invalid opcode',
-  'static state change': 'write protection',
-  'create collision': 'contract address collision',
-  'insufficient balance': 'insufficient balance for transfer',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
+/** What a call run records besides its outcome. */
+export interface CallOptions {
+  /** Record the EIP-2930 access list of the run (`eth_createAccessList`). */
+  readonly recordAccess?: boolean
+}
+
+/** The access list the journal recorded, sorted by address and slot (geth sorts it too). */
+function recordedAccess(recorded: Map<string, Set<string>>): AccessList {
+  return [...recorded]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([address, slots]) => ({ address: `0x${address}` as Address, storageKeys: [...slots].sort().map((slot) => `0x${slot.padStart(64, '0')}` as Hex) }))
 }
 
 /** The call's outcome as an `eth_call` answer: the return data, or the error geth would send. */
@@ -68,7 +71,12 @@ export function callResultOrThrow(outcome: CallOutcome): Uint8Array {
   const { error } = outcome
   if (error === undefined) return outcome.returnValue
   if (error.error === 'revert') throw new ExecutionRevertedError(bytesToHex(outcome.returnValue))
-  throw new ExecutionFailedError(evmErrorMessages[error.error] ?? error.error)
+  throw new ExecutionFailedError(callErrorMessage(outcome))
+}
+
+/** geth's text for how a failed call ended (`execution reverted`, `out of gas`, …). */
+export function callErrorMessage(outcome: CallOutcome): string {
+  return outcome.error === undefined ? '' : evmErrorText(outcome.error)
 }
 
 /** Intrinsic gas of a message, with the transaction parameters of `environment`'s hardfork. */
@@ -85,6 +93,7 @@ function intrinsicGas(request: CallRequest, environment: ExecutionEnvironment): 
   for (const entry of request.accessList ?? []) {
     intrinsic += common.param('accessListAddressGas') + BigInt(entry.storageKeys.length) * common.param('accessListStorageKeyGas')
   }
+  intrinsic += authorizationGas(request.authorizationList?.length ?? 0, environment)
   const tokens = zeroBytes + nonZeroBytes * 4n
   const floor = common.isActivatedEIP(7623) ? common.param('txGas') + tokens * common.param('totalCostFloorPerToken') : 0n
   return { intrinsic, floor }
@@ -105,6 +114,7 @@ export async function runCall(
   view: StateView,
   block: BlockContext,
   environment: ExecutionEnvironment,
+  options: CallOptions = {},
 ): Promise<CallOutcome> {
   const { evm } = environment
   const from = request.from ?? ZERO_ADDRESS
@@ -126,9 +136,14 @@ export async function runCall(
   if (gas < needed) {
     throw new TransactionRejectedError(TransactionRejection.intrinsicGasTooLow, `have ${gas}, want ${needed}`)
   }
-  if (price > 0n) layer.putAccount(from, withAccountFields(sender, { balance: balance - gas * price }))
+  // As geth's state transition: the sender's nonce goes up (and its gas is bought) before the
+  // authorizations apply, so a self-sponsored EIP-7702 authorization (nonce + 1) is valid here too.
+  layer.putAccount(from, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: balance - gas * price }))
 
+  const journal = evm.journal as { accessList?: Map<string, Set<string>>; startReportingAccessList(): void }
+  if (options.recordAccess === true) journal.startReportingAccessList()
   prepareRun(evm, from, request.to, block.coinbase, request.accessList ?? [])
+  const authorizationRefund = await applyAuthorizations(request.authorizationList ?? [], layer, environment)
 
   const result = await evm.runCall({
     block: toEVMBlock(block),
@@ -138,11 +153,14 @@ export async function runCall(
     to: request.to === undefined ? undefined : createAddressFromString(request.to),
     value,
     data: request.data,
+    skipNonceIncrement: true,
   })
   evm.journal.cleanJournal()
+  const accessed = journal.accessList === undefined ? undefined : recordedAccess(journal.accessList)
+  journal.accessList = undefined
   const execution = result.execResult
   const peakGasUsed = execution.executionGasUsed + intrinsic
-  const refund = execution.gasRefund ?? 0n
+  const refund = (execution.gasRefund ?? 0n) + authorizationRefund
   let gasUsed = peakGasUsed - (refund < peakGasUsed / 5n ? refund : peakGasUsed / 5n)
   if (gasUsed < floor) gasUsed = floor
   return {
@@ -150,5 +168,6 @@ export async function runCall(
     gasUsed,
     peakGasUsed: peakGasUsed > floor ? peakGasUsed : floor,
     error: execution.exceptionError,
+    ...(accessed === undefined ? {} : { accessed }),
   }
 }

@@ -5,22 +5,19 @@
  * coinbase, EIP-6780 self-destructs and EIP-161 cleanup. Plain value transfers between
  * accounts without code take a direct path with the same result.
  */
-import { BIGINT_0, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAddressFromString, generateAddress, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, SECP256K1_ORDER_DIV_2, MAX_UINT64 } from '@ethereumjs/util'
-import type { Address as EVMAddress } from '@ethereumjs/util'
+import { BIGINT_0, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
-import { isEmptyAccount, withAccountCode, withAccountFields } from '../state/account.ts'
+import { isEmptyAccount, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
-import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
+import { ensureAccounts, heldAccount } from '../state/state-source.ts'
 import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
+import { applyAuthorizations, isDelegated } from './authorizations.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
-/** EIP-7702: code of a delegated account starts with these bytes, then the delegate's address. */
-const DELEGATION_PREFIX = Uint8Array.of(0xef, 0x01, 0x00)
-const ZERO_ADDRESS_BYTES = new Uint8Array(20)
 /** The gas of a plain transfer: the base cost of every transaction. */
 export const PLAIN_TRANSFER_GAS = 21000n
 const MAX_REFUND_QUOTIENT = 5n
@@ -52,7 +49,7 @@ function checkExecutable(transaction: UserTransaction, state: StateLayer, block:
     throw new UnexecutableTransactionError(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
   }
   // EIP-3607, except for impersonated senders (Anvil lets impersonated contracts send).
-  const delegated = sender !== undefined && equalsBytes(sender.code.subarray(0, 3), DELEGATION_PREFIX)
+  const delegated = sender !== undefined && isDelegated(sender.code)
   if (sender !== undefined && sender.code.length > 0 && !delegated && transaction.kind !== 'impersonated') {
     throw new UnexecutableTransactionError('sender not an eoa')
   }
@@ -116,36 +113,6 @@ export function runPlainTransfer(transaction: UserTransaction, state: StateLayer
   return receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position)
 }
 
-/** EIP-7702: installs each valid authorization's delegation; returns the refund for existing authorities. */
-async function applyAuthorizations(transaction: UserTransaction, state: StateLayer, environment: ExecutionEnvironment): Promise<bigint> {
-  if (transaction.authorizationList.length === 0) return 0n
-  const common = environment.transactionCommon
-  const existingAuthorityRefund = common.param('perEmptyAccountCost') - common.param('perAuthBaseGas')
-  let refund = 0n
-  for (const authorization of transaction.authorizationList) {
-    const [chainId, delegate, nonceBytes, yParity, , s] = authorization
-    const authorizedChain = bytesToBigInt(chainId)
-    if (authorizedChain !== 0n && authorizedChain !== environment.chainId) continue
-    const nonce = bytesToBigInt(nonceBytes)
-    if (nonce >= MAX_UINT64 || bytesToBigInt(s) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(yParity) > 1n) continue
-    let authority: EVMAddress
-    try {
-      authority = eoaCode7702RecoverAuthority(authorization)
-    } catch {
-      continue
-    }
-    const authorityKey = authority.toString() as Address
-    environment.evm.journal.addAlwaysWarmAddress(authorityKey)
-    const account = await readAccount(state, authorityKey)
-    if (account !== undefined && account.code.length > 0 && !equalsBytes(account.code.subarray(0, 3), DELEGATION_PREFIX)) continue
-    if ((account?.nonce ?? 0n) !== nonce) continue
-    if (account !== undefined) refund += existingAuthorityRefund
-    const code = equalsBytes(delegate, ZERO_ADDRESS_BYTES) ? new Uint8Array(0) : concatBytes(DELEGATION_PREFIX, delegate)
-    state.putAccount(authorityKey, withAccountCode(withAccountFields(account, { nonce: nonce + 1n }), code))
-  }
-  return refund
-}
-
 /** The general path: the transaction runs in the EVM. */
 export async function runInEVM(
   transaction: UserTransaction,
@@ -160,7 +127,7 @@ export async function runInEVM(
   prepareRun(evm, transaction.sender, transaction.to, block.coinbase, transaction.accessList)
 
   chargeSender(transaction, state, transaction.gasLimit * price)
-  const authorizationRefund = await applyAuthorizations(transaction, state, environment)
+  const authorizationRefund = await applyAuthorizations(transaction.authorizationList, state, environment)
 
   const result = await evm.runCall({
     block: toEVMBlock(block),

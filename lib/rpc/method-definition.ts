@@ -3,6 +3,7 @@
  * if optional, a default) and a handler that receives them parsed.
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
+import type { Filters } from './filters.ts'
 import type { Subscriptions } from './subscriptions.ts'
 
 /** What a method's handler works with. */
@@ -14,6 +15,8 @@ export interface MethodContext {
    */
   readonly view: ChainView
   readonly subscriptions: Subscriptions
+  /** The polled filters (`eth_newFilter` …). */
+  readonly filters: Filters
 }
 
 /** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
@@ -47,4 +50,12 @@ export function required<T>(name: string, parse: (value: unknown, name: string) 
 /** A parameter that may be omitted (or null), taking `fallback()` then. */
 export function optional<T>(name: string, parse: (value: unknown, name: string) => T, fallback: () => T): Parameter<T> {
   return { name, parse, fallback }
+}
+
+/**
+ * The same test control under `anvil_` (answering null, as Anvil) and `hardhat_` (answering
+ * true, as Hardhat); `definition` gets the answer its name owes.
+ */
+export function anvilAndHardhat(name: string, definition: (answer: null | true) => MethodDefinition): Record<string, MethodDefinition> {
+  return { [`anvil_${name}`]: definition(null), [`hardhat_${name}`]: definition(true) }
 }

@@ -4,7 +4,9 @@
  */
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import type { TransactionRequest } from '../engine/intake.ts'
+import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
 import type { CallRequest } from '../execution/run-call.ts'
+import type { Authorization } from '../transactions/transaction.ts'
 import type { Address, BlockTagName, Hex } from '../types.ts'
 import { describeValue, invalidArgument, parseAddress, parseData, parseHash, parseQuantity } from './hex.ts'
 
@@ -61,6 +63,24 @@ function parseAccessList(value: unknown, name: string): CallRequest['accessList'
   })
 }
 
+/** One signed EIP-7702 authorization: `{ chainId, address, nonce, yParity (or v), r, s }`. */
+function parseAuthorization(value: unknown, name: string): Authorization {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected an authorization object')
+  const item = value as Record<string, unknown>
+  const yParity = item.yParity ?? item.v
+  if (yParity === undefined || yParity === null) throw invalidArgument(`${name}.yParity`, 'missing')
+  const field = (key: string, raw: unknown = item[key]) => {
+    if (raw === undefined || raw === null) throw invalidArgument(`${name}.${key}`, 'missing')
+    return bigIntToUnpaddedBytes(parseQuantityLike(raw, `${name}.${key}`))
+  }
+  return [field('chainId'), hexToBytes(parseAddress(item.address, `${name}.address`)), field('nonce'), field('yParity', yParity), field('r'), field('s')]
+}
+
+function parseAuthorizationList(value: unknown, name: string): Authorization[] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an authorization list array')
+  return value.map((entry, i) => parseAuthorization(entry, `${name}[${i}]`))
+}
+
 /** The call object of `eth_call` / `eth_estimateGas` (`data` or its alias `input`). */
 export function parseCallRequest(value: unknown, name: string): TransactionRequest {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected a call object')
@@ -81,6 +101,7 @@ export function parseCallRequest(value: unknown, name: string): TransactionReque
     nonce: optional(object, 'nonce', name, parseQuantityLike),
     data: input ?? data,
     accessList: optional(object, 'accessList', name, parseAccessList),
+    authorizationList: optional(object, 'authorizationList', name, parseAuthorizationList),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw invalidArgument(name, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')

@@ -3,7 +3,10 @@
  * the in-process provider and the HTTP and WebSocket servers. Errors always come out as
  * RPCErrors (`code`, `message`, `data`).
  */
-import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, toRPCError } from '../errors.ts'
+import { hexToBytes } from '@ethereumjs/util'
+import { ExecutionRevertedError, InvalidParamsError, InvalidRequestError, MethodNotFoundError, RPCErrorCode, toRPCError, type RPCError } from '../errors.ts'
+import { revertReason } from '../execution/revert-reason.ts'
+import type { RevertCode } from '../options.ts'
 import type { MethodContext, MethodDefinition } from './method-definition.ts'
 import { methods, subscriptionMethods } from './methods.ts'
 
@@ -30,6 +33,14 @@ function parseParameters(definition: MethodDefinition, params: unknown): unknown
   })
 }
 
+/** `error` as the chain answers it: an RPCError, a revert with the chain's revert code. */
+export function presentError(error: unknown, revertCode: RevertCode): RPCError {
+  if (revertCode === RPCErrorCode.executionReverted && error instanceof ExecutionRevertedError && error.code !== revertCode) {
+    return new ExecutionRevertedError(error.revertData, revertCode, revertReason(hexToBytes(error.revertData)))
+  }
+  return toRPCError(error)
+}
+
 /** Answers one request; throws an RPCError (never anything else). */
 export async function handleRequest(context: MethodContext, args: RequestArguments): Promise<unknown> {
   try {
@@ -41,6 +52,6 @@ export async function handleRequest(context: MethodContext, args: RequestArgumen
     if (definition === undefined) throw new MethodNotFoundError(method)
     return await definition.handler(context, parseParameters(definition, args.params))
   } catch (error) {
-    throw toRPCError(error)
+    throw presentError(error, context.engine.options.revertCode)
   }
 }

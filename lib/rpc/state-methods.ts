@@ -1,14 +1,13 @@
 /** Reads of state at a block, and the calls and estimates run on it. */
-import { callResultOrThrow } from '../execution/run-call.ts'
+import { callErrorMessage, callResultOrThrow } from '../execution/run-call.ts'
 import { formatCode } from './format-transaction.ts'
-import { invalidArgument, parseAddress, toData, toQuantity, toWord } from './hex.ts'
+import { parseAddress, toData, toQuantity, toWord } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike } from './params.ts'
 
-function rejectStateOverrides(value: unknown, name: string): undefined {
-  if (value === null || (typeof value === 'object' && Object.keys(value as object).length === 0)) return undefined
-  throw invalidArgument(name, 'state overrides are not supported by preconf-devnet')
-}
+const stateOverrides = optional('2 (state overrides)', parseStateOverrides, () => undefined)
+const blockOverrides = optional('3 (block overrides)', parseBlockOverrides, () => undefined)
 
 /** A value now, or once its state has loaded, formatted. */
 function formatted<T>(value: T | Promise<T>, format: (value: T) => unknown): unknown {
@@ -30,12 +29,17 @@ export const stateMethods: Readonly<Record<string, MethodDefinition>> = {
     formatted(view.reads.storage(account, slot, selector), toWord),
   ),
   eth_getTransactionCount: method([address('0'), block(1)], ({ view }, account, selector) => formatted(view.reads.nonce(account, selector), toQuantity)),
-  eth_call: method(
-    [required('0 (call)', parseCallRequest), block(1), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
-    async ({ view }, request, selector) => toData(callResultOrThrow(await view.calls.call(request, selector))),
+  eth_call: method([required('0 (call)', parseCallRequest), block(1), stateOverrides, blockOverrides], async ({ view }, request, selector, state, block) =>
+    toData(callResultOrThrow(await view.calls.call(request, selector, { state, block }))),
   ),
-  eth_estimateGas: method(
-    [required('0 (call)', parseCallRequest), block(1, 'pending'), optional('2 (state overrides)', rejectStateOverrides, () => undefined)],
-    async ({ view }, request, selector) => toQuantity(await view.calls.estimateGas(request, selector)),
+  eth_createAccessList: method([required('0 (call)', parseCallRequest), block(1)], async ({ view }, request, selector) => {
+    const { accessList, gasUsed, outcome } = await view.calls.createAccessList(request, selector)
+    const result: Record<string, unknown> = { accessList, gasUsed: toQuantity(gasUsed) }
+    // geth reports a failed run beside the list rather than as the answer's error.
+    if (outcome.error !== undefined) result.error = callErrorMessage(outcome)
+    return result
+  }),
+  eth_estimateGas: method([required('0 (call)', parseCallRequest), block(1, 'pending'), stateOverrides, blockOverrides], async ({ view }, request, selector, state, block) =>
+    toQuantity(await view.calls.estimateGas(request, selector, { state, block })),
   ),
 }

@@ -1,14 +1,14 @@
 /**
- * The test controls over RPC: the pre-confirmation clock (`preconf_*`), Hardhat's and Anvil's
- * `evm_*` methods, and the state edits and mining controls under both `anvil_` and `hardhat_`
- * names (viem's test client sends either). Hardhat's names answer `true`, Anvil's `null`, as
- * each does.
+ * The clock, mining and snapshot controls over RPC: the pre-confirmation clock (`preconf_*`),
+ * Hardhat's and Anvil's `evm_*` methods, mining modes and block-time controls, under the names
+ * viem's test client and Hardhat's helpers send. Hardhat's names answer `true`, Anvil's `null`,
+ * as each does.
  */
-import { invalidArgument, parseAddress, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
-import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import type { Engine } from '../engine/engine.ts'
+import { formatBlock } from './format-block.ts'
+import { invalidArgument, parseSmallQuantity, toQuantity } from './hex.ts'
+import { anvilAndHardhat, method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBoolean, parseQuantityLike } from './params.ts'
-
-const address = required('0 (address)', parseAddress)
 
 /** The most one `preconf_advanceClock` may move time: a day (every tick and seal in it runs). */
 const MAX_ADVANCE_MS = 86_400_000
@@ -27,12 +27,31 @@ function parseBlockCount(value: unknown, name: string): number {
   return count
 }
 
-/** The same control under `anvil_` (answering null) and `hardhat_` (answering true). */
-function both(name: string, definition: (answer: null | true) => MethodDefinition): Record<string, MethodDefinition> {
-  return { [`anvil_${name}`]: definition(null), [`hardhat_${name}`]: definition(true) }
+/** `evm_mine`'s parameter: a timestamp, or Anvil's `{ timestamp?, blocks? }`. */
+function parseMineOptions(value: unknown, name: string): { timestamp?: bigint; blocks: number } {
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    const unknown = Object.keys(value).find((key) => key !== 'timestamp' && key !== 'blocks')
+    if (unknown !== undefined) throw invalidArgument(name, `expected a timestamp or { timestamp, blocks }, got a "${unknown.slice(0, 40)}" field`)
+    const { timestamp, blocks } = value as Record<string, unknown>
+    return {
+      timestamp: timestamp === undefined || timestamp === null ? undefined : parseQuantityLike(timestamp, `${name}.timestamp`),
+      blocks: blocks === undefined || blocks === null ? 1 : parseBlockCount(blocks, `${name}.blocks`),
+    }
+  }
+  return { timestamp: parseQuantityLike(value, name), blocks: 1 }
 }
 
-/** Every test control, by RPC name. */
+/** Mines as `evm_mine` does: the first block stamped `timestamp` if given, the others one second apart. */
+async function mine(engine: Engine, options: { timestamp?: bigint; blocks: number }) {
+  if (options.timestamp !== undefined) await engine.controls.setNextBlockTimestamp(options.timestamp)
+  const first = Number(engine.blocks.headNumber) + 1
+  await engine.mining.mineBlocks(options.blocks)
+  return Array.from({ length: options.blocks }, (_, i) => engine.blocks.byNumber(BigInt(first + i))!)
+}
+
+const mineOptions = optional('0 (timestamp)', parseMineOptions, () => ({ blocks: 1 }))
+
+/** Every clock, mining and snapshot control, by RPC name. */
 export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   preconf_advanceClock: method([required('0 (milliseconds)', parseAdvance)], async ({ engine }, ms) => {
     await engine.clock.advance(ms)
@@ -46,24 +65,14 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
       transactions: preconfirmation.transactions.map(({ transaction }) => transaction.hash),
     }
   }),
-  evm_mine: method([optional('0 (timestamp)', parseQuantityLike, () => undefined)], async ({ engine }, timestamp) => {
-    if (timestamp !== undefined) await engine.controls.setNextBlockTimestamp(timestamp)
-    await engine.mining.mine()
+  evm_mine: method([mineOptions], async ({ engine }, options) => {
+    await mine(engine, options)
     return '0x0'
   }),
-  evm_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
-  evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
-  evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
-  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
-    await engine.controls.setNextBlockTimestamp(timestamp)
-    return null
-  }),
-  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
-    await engine.mining.setMode(enabled ? 'auto' : 'interval')
-    return null
-  }),
-  ...both('getAutomine', () => method([], ({ engine }) => engine.mining.mode === 'auto')),
-  ...both('mine', (answer) =>
+  // Anvil's: the mined blocks with their transactions.
+  evm_mine_detailed: method([mineOptions], async ({ engine }, options) => (await mine(engine, options)).map((block) => formatBlock(block, true))),
+  anvil_mine_detailed: method([mineOptions], async ({ engine }, options) => (await mine(engine, options)).map((block) => formatBlock(block, true))),
+  ...anvilAndHardhat('mine', (answer) =>
     method(
       [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
       async ({ engine }, blocks, interval) => {
@@ -72,45 +81,48 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
       },
     ),
   ),
-  ...both('setBalance', (answer) =>
-    method([address, required('1 (balance)', parseQuantityLike)], async ({ engine }, account, balance) => {
-      await engine.controls.setBalance(account, balance)
-      return answer
-    }),
-  ),
-  ...both('setNonce', (answer) =>
-    method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
-      await engine.controls.setNonce(account, nonce)
-      return answer
-    }),
-  ),
-  ...both('setCode', (answer) =>
-    method([address, required('1 (code)', parseData)], async ({ engine }, account, code) => {
-      await engine.controls.setCode(account, code)
-      return answer
-    }),
-  ),
-  ...both('setStorageAt', (answer) =>
-    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async ({ engine }, account, slot, value) => {
-      await engine.controls.setStorageAt(account, slot, value)
-      return answer
-    }),
-  ),
-  ...both('impersonateAccount', (answer) =>
-    method([address], ({ engine }, account) => {
-      engine.controls.impersonate(account)
-      return answer
-    }),
-  ),
-  ...both('stopImpersonatingAccount', (answer) =>
-    method([address], ({ engine }, account) => {
-      engine.controls.stopImpersonating(account)
-      return answer
-    }),
-  ),
-  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
-    await engine.controls.setBlockTimestampInterval(seconds)
+  evm_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
+  anvil_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
+  evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
+  anvil_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
+
+  evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
+  anvil_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
+  evm_setTime: method([required('0 (timestamp)', parseQuantityLike)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
+  anvil_setTime: method([required('0 (timestamp)', parseQuantityLike)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
+  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
+    await engine.controls.setNextBlockTimestamp(timestamp)
     return null
   }),
-  anvil_removeBlockTimestampInterval: method([], ({ engine }) => engine.controls.setBlockTimestampInterval(undefined)),
+  anvil_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
+    await engine.controls.setNextBlockTimestamp(timestamp)
+    return null
+  }),
+  ...anvilAndHardhat('setBlockTimestampInterval', (answer) =>
+    method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
+      await engine.controls.setBlockTimestampInterval(seconds)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('removeBlockTimestampInterval', () => method([], ({ engine }) => engine.controls.setBlockTimestampInterval(undefined))),
+
+  evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
+    await engine.mining.setMode(enabled ? 'auto' : 'interval')
+    return null
+  }),
+  anvil_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
+    await engine.mining.setMode(enabled ? 'auto' : 'interval')
+    return null
+  }),
+  ...anvilAndHardhat('getAutomine', () => method([], ({ engine }) => engine.mining.mode === 'auto')),
+  // Anvil's unit (viem's test client sends seconds to Anvil, milliseconds only to Hardhat).
+  evm_setIntervalMining: method([required('0 (seconds)', parseSmallQuantity)], async ({ engine }, seconds) => {
+    await engine.mining.setInterval(seconds)
+    return null
+  }),
+  anvil_setIntervalMining: method([required('0 (seconds)', parseSmallQuantity)], async ({ engine }, seconds) => {
+    await engine.mining.setInterval(seconds)
+    return null
+  }),
+  anvil_getIntervalMining: method([], ({ engine }) => engine.mining.intervalSeconds ?? null),
 }

@@ -3,10 +3,12 @@
  * cannot be computed (a forked chain does not hold the upstream's tries). The trie commitment
  * keeps the state trie (and one storage trie per account) in step with sealed state: writes
  * only mark keys dirty, and {@link TrieStateCommitment.compute} folds them into the tries when a
- * block seals, at a cost of the keys touched.
+ * block seals, at a cost of the keys touched. The same tries answer proofs at the head
+ * (`eth_getProof`, `eth_getAccount`); a fixed root has none to give.
  */
 import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
+import { ResourceNotFoundError } from '../errors.ts'
 import { keyToNibbles, rlpBytes, rlpList, trieDelete, trieInsert, trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
@@ -22,11 +24,44 @@ export interface StateCommitment {
   markSlot(address: Address, slot: bigint): void
   /** The state root of `state`, the head as it is now (everything marked since the last call folded in). */
   compute(state: StateView): Uint8Array
+  /**
+   * The tries of `head` (the sealed head's state) as it is now, everything marked since the last
+   * root folded in (test-control edits included): what proofs walk. -32000 where the commitment
+   * holds no tries.
+   */
+  tries(head: StateView): StateTries
+}
+
+/** The tries of the sealed head. */
+export interface StateTries {
+  /** The account trie, keyed by keccak256(address). */
+  readonly accounts: TrieNode | undefined
+  /** The storage trie of `address`, keyed by keccak256(slot); undefined while it holds no word. */
+  storage(address: Address): TrieNode | undefined
+}
+
+/** The trie key of a storage slot: keccak256 of the slot as a 32-byte word. */
+export function storageKey(slot: bigint): Uint8Array {
+  return keccak256(setLengthLeft(bigIntToBytes(slot), 32))
+}
+
+/** `trie` (a storage trie) with `slot` set to `value`; 0n removes the word. */
+export function writeStorageWord(trie: TrieNode | undefined, slot: bigint, value: bigint): TrieNode | undefined {
+  const path = keyToNibbles(storageKey(slot))
+  return value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(bigIntToUnpaddedBytes(value)))
 }
 
 /** A commitment that computes nothing: every block carries `root` (a fork's blocks carry the fork block's). */
 export function fixedStateCommitment(root: Uint8Array): StateCommitment {
-  return { markChanges() {}, markAccount() {}, markSlot() {}, compute: () => root }
+  return {
+    markChanges() {},
+    markAccount() {},
+    markSlot() {},
+    compute: () => root,
+    tries() {
+      throw new ResourceNotFoundError("state proofs are not available on a forked chain: it does not hold the upstream's state trie")
+    },
+  }
 }
 
 /** The state trie of the sealed head, updated incrementally. */
@@ -83,15 +118,30 @@ export class TrieStateCommitment implements StateCommitment {
 
   /** Folds every dirty key, read from `state`, into the tries and returns the state root. */
   compute(state: StateView): Uint8Array {
+    this.fold(state)
+    return trieRoot(this.accountTrie)
+  }
+
+  /** Folds every dirty key, read from `head`, into the tries and hands them out. */
+  tries(head: StateView): StateTries {
+    this.fold(head)
+    return {
+      accounts: this.accountTrie,
+      storage: (address) => this.storageTries.get(address),
+    }
+  }
+
+  /** Folds every dirty key, read from `state`, into the tries (nothing to do, and nothing recorded, when none is). */
+  private fold(state: StateView): void {
+    if (this.dirtyAccounts.size === 0 && this.dirtySlots.size === 0 && this.wiped.size === 0) return
     if (this.undoLog?.recording) this.recordRestorePoint()
     for (const address of this.wiped) this.storageTries.set(address, undefined)
     for (const [address, slots] of this.dirtySlots) {
       let trie = this.storageTries.get(address)
       for (const slot of slots) {
-        const path = keyToNibbles(keccak256(setLengthLeft(bigIntToBytes(slot), 32)))
         const value = state.getStorage(address, slot)
         if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
-        trie = value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(bigIntToUnpaddedBytes(value)))
+        trie = writeStorageWord(trie, slot, value)
       }
       this.storageTries.set(address, trie)
     }
@@ -115,7 +165,6 @@ export class TrieStateCommitment implements StateCommitment {
     this.dirtyAccounts.clear()
     this.dirtySlots.clear()
     this.wiped.clear()
-    return trieRoot(this.accountTrie)
   }
 
   /** Records how to return to the tries and dirty marks as they are now (nodes are immutable). */

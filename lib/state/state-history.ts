@@ -123,13 +123,14 @@ export class StateHistory {
     return new Set([...this.accounts.keys(), ...this.storage.keys()])
   }
 
-  /** The storage words of `address` at the head that the history holds (non-zero ones). */
-  *storageAtHead(address: Address): Iterable<[bigint, bigint]> {
+  /** The non-zero storage words of `address` the history holds at the end of block `blockNumber` (the source's are not enumerated). */
+  *storageWordsAt(address: Address, blockNumber: number): Iterable<[bigint, bigint]> {
     const history = this.storage.get(address)
     if (history === undefined) return
-    const wipe = history.wipes === undefined ? -1 : history.wipes[history.wipes.length - 1]
+    const wipe = history.wipeAt(blockNumber)
     for (const [slot, versions] of history.slots) {
-      if (versions.latestBlock >= wipe && versions.latest !== 0n) yield [slot, versions.latest]
+      const index = versions.indexAt(blockNumber)
+      if (index !== -1 && versions.blocks[index] >= wipe && versions.values[index] !== 0n) yield [slot, versions.values[index]]
     }
   }
 

@@ -168,6 +168,21 @@ export function trieDelete(node: TrieNode | undefined, path: Uint8Array, offset:
   return normalizeBranch(children, node.value)
 }
 
+/**
+ * The node that `path` (nibbles, read from `offset`) leads to below `node`, with the offset
+ * reached there; undefined where the path ends at `node` or leaves the trie (a leaf, a
+ * diverging extension, an empty branch slot).
+ */
+export function trieStep(node: TrieNode, path: Uint8Array, offset: number): [TrieNode, number] | undefined {
+  if (node instanceof LeafNode) return undefined
+  if (node instanceof ExtensionNode) {
+    const matches = commonPrefixLength(node.path, path, offset) === node.path.length
+    return matches ? [node.child, offset + node.path.length] : undefined
+  }
+  const child = offset < path.length ? node.children[path[offset]] : undefined
+  return child === undefined ? undefined : [child, offset + 1]
+}
+
 // RLP for trie nodes: child references shorter than 32 bytes are embedded as already-encoded
 // lists, which a generic RLP encoder cannot express.
 
@@ -217,7 +232,8 @@ function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
   return out
 }
 
-function encodeNode(node: TrieNode): Uint8Array {
+/** The RLP encoding of `node`, children shorter than 32 bytes embedded and the others by hash (what a proof lists). */
+export function encodeTrieNode(node: TrieNode): Uint8Array {
   if (node instanceof LeafNode) return rlpList([rlpBytes(hexPrefix(node.path, true)), rlpBytes(node.value)])
   if (node instanceof ExtensionNode) return rlpList([rlpBytes(hexPrefix(node.path, false)), childReference(node.child)])
   const items = new Array<Uint8Array>(17)
@@ -232,7 +248,7 @@ function encodeNode(node: TrieNode): Uint8Array {
 /** How a parent refers to `node`: its RLP if under 32 bytes, else the RLP of its hash. */
 function childReference(node: TrieNode): Uint8Array {
   if (node.reference === undefined) {
-    const encoded = encodeNode(node)
+    const encoded = encodeTrieNode(node)
     node.reference = encoded.length < 32 ? encoded : rlpBytes(keccak256(encoded))
   }
   return node.reference

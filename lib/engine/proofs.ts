@@ -1,0 +1,128 @@
+/**
+ * Merkle proofs of accounts and storage (`eth_getProof`) and account summaries
+ * (`eth_getAccount`). Proofs walk the tries the state commitment keeps for the sealed head, so
+ * they are served there only; an account's storage root at another block (or at `pending`) is
+ * rebuilt from the words it held there.
+ */
+import { bytesToUnprefixedHex, hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.ts'
+import { ResourceNotFoundError } from '../errors.ts'
+import type { AccountState } from '../state/account.ts'
+import { storageKey, writeStorageWord, type StateCommitment, type StateTries } from '../state/state-commitment.ts'
+import type { StateHistory } from '../state/state-history.ts'
+import { heldAccount } from '../state/state-source.ts'
+import { UNLOADED, type StateView } from '../state/state-view.ts'
+import { trieProof } from '../trie/proof.ts'
+import { trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
+import type { Address } from '../types.ts'
+import type { BlockResolver, ResolvedBlock } from './block-resolver.ts'
+
+/** What proofs read. */
+export interface ProofParts {
+  readonly blocks: BlockResolver
+  readonly history: StateHistory
+  readonly commitment: StateCommitment
+}
+
+/** An account as the state trie holds it (`eth_getAccount`); an absent account reads as an empty one, as in Anvil. */
+export interface AccountSummary {
+  readonly nonce: bigint
+  readonly balance: bigint
+  /** The root of the account's storage trie (the empty trie's root when it holds no word). */
+  readonly storageRoot: Uint8Array
+  readonly codeHash: Uint8Array
+}
+
+/** One storage word and its proof in the account's storage trie. */
+export interface StorageProof {
+  readonly slot: bigint
+  readonly value: bigint
+  /** RLP trie nodes, root first. */
+  readonly proof: Uint8Array[]
+}
+
+/** An account, its proof in the state trie, and the proofs of the words asked for (`eth_getProof`). */
+export interface AccountProof extends AccountSummary {
+  readonly address: Address
+  /** RLP trie nodes, root first. */
+  readonly accountProof: Uint8Array[]
+  /** One per slot asked for, in the order asked. */
+  readonly storageProof: StorageProof[]
+}
+
+const ONLY_LATEST = 'proofs are available for the latest sealed block only'
+
+/** The word at `slot` of `address` in `state`, which a chain with tries always holds. */
+function heldWord(state: StateView, address: Address, slot: bigint): bigint {
+  const value = state.getStorage(address, slot)
+  if (value === UNLOADED) throw new Error(`proof: slot ${slot} of ${address} is not loaded`)
+  return value
+}
+
+/** The account's fields as the trie holds them; an absent account reads as an empty one, as in Anvil. */
+function summary(account: AccountState | undefined, storageRoot: () => Uint8Array): AccountSummary {
+  if (account === undefined) return { nonce: 0n, balance: 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL }
+  return { nonce: account.nonce, balance: account.balance, storageRoot: storageRoot(), codeHash: account.codeHash }
+}
+
+/** Account and storage proofs, and account summaries. */
+export class Proofs {
+  constructor(readonly parts: ProofParts) {}
+
+  /**
+   * The proof of `address` and of its words at `slots`, at `at`: the sealed head only (the
+   * tries of older blocks are not kept, and the pending block has none); -32000 elsewhere, and
+   * on a chain without tries (a fork). Test-control edits since the last seal are included, as
+   * Anvil includes them, so the proof's root is then not yet the head's `stateRoot`.
+   */
+  proof(address: Address, slots: readonly bigint[], at: ResolvedBlock): AccountProof {
+    const tries = this.headTries()
+    if (at.kind === 'pending') throw new ResourceNotFoundError(`${ONLY_LATEST}: the pending block has no state trie`)
+    if (at.block.header.number !== this.parts.blocks.headNumber) {
+      throw new ResourceNotFoundError(`historical state ${bytesToUnprefixedHex(at.block.header.stateRoot)} is not available: ${ONLY_LATEST}`)
+    }
+    const state = this.parts.history.latest
+    const account = heldAccount(state, address)
+    const storage = account === undefined ? undefined : tries.storage(address)
+    return {
+      address,
+      ...summary(account, () => trieRoot(storage)),
+      accountProof: trieProof(tries.accounts, keccak256(hexToBytes(address))),
+      storageProof: slots.map((slot) => ({
+        slot,
+        value: heldWord(state, address, slot),
+        proof: trieProof(storage, storageKey(slot)),
+      })),
+    }
+  }
+
+  /** The account at `address` as the state trie holds it at `at` (any block); -32000 on a chain without tries. */
+  account(address: Address, at: ResolvedBlock): AccountSummary {
+    const tries = this.headTries()
+    const account = heldAccount(at.state, address)
+    if (at.kind === 'pending') return summary(account, () => trieRoot(this.pendingStorage(tries, address, at)))
+    if (at.block.header.number === this.parts.blocks.headNumber) return summary(account, () => trieRoot(tries.storage(address)))
+    return summary(account, () => trieRoot(this.storageAt(address, Number(at.block.header.number))))
+  }
+
+  /** The head's tries, every edit since the last seal folded in. */
+  private headTries(): StateTries {
+    return this.parts.commitment.tries(this.parts.history.latest)
+  }
+
+  /** The storage trie of `address` in the pending block: the head's, with the block's writes over it. */
+  private pendingStorage(tries: StateTries, address: Address, at: Extract<ResolvedBlock, { kind: 'pending' }>): TrieNode | undefined {
+    const writes = at.block.state.storage.get(address)
+    if (writes === undefined) return tries.storage(address)
+    let trie = writes.cleared ? undefined : tries.storage(address)
+    for (const [slot, value] of writes) trie = writeStorageWord(trie, slot, value)
+    return trie
+  }
+
+  /** The storage trie of `address` at the end of an older sealed block, built from the words the history holds there. */
+  private storageAt(address: Address, blockNumber: number): TrieNode | undefined {
+    let trie: TrieNode | undefined
+    for (const [slot, value] of this.parts.history.storageWordsAt(address, blockNumber)) trie = writeStorageWord(trie, slot, value)
+    return trie
+  }
+}

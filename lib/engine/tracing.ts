@@ -1,0 +1,183 @@
+/**
+ * Transaction and call tracing (`debug_trace*`): geth's struct logger, callTracer and
+ * prestateTracer. A transaction is traced by re-executing its block on throwaway state layers:
+ * from the state its block started on (the end of the block before; the head for the
+ * pre-confirmed block), the block's earlier transactions are replayed in its context, then the
+ * transaction runs with the tracer attached. A call runs as `eth_call` does, with the tracer
+ * attached. Nothing here writes chain state, and every run waits its turn on the serializer.
+ */
+import type { IncludedTransaction } from '../blocks/block.ts'
+import type { BlockStore } from '../blocks/block-store.ts'
+import type { TransactionReceipt } from '../blocks/receipt.ts'
+import type { BlockBuilder } from '../builder/builder.ts'
+import type { Serializer } from '../clock/serializer.ts'
+import { ExecutionFailedError, ResourceNotFoundError } from '../errors.ts'
+import type { BlockContext } from '../execution/block-context.ts'
+import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import type { CallRequest } from '../execution/run-call.ts'
+import { runTransaction, UnexecutableTransactionError, type BlockPosition } from '../execution/run-transaction.ts'
+import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
+import { PrestateTracer, type Prestate } from '../execution/tracers/prestate-tracer.ts'
+import { StructLogger, type StructLoggerResult } from '../execution/tracers/struct-logger.ts'
+import { traceCall, traceTransaction } from '../execution/tracers/traced-run.ts'
+import type { TracerHooks, TracerSpec } from '../execution/tracers/tracer.ts'
+import type { StateHistory } from '../state/state-history.ts'
+import { StateLayer } from '../state/state-layer.ts'
+import type { StateView } from '../state/state-view.ts'
+import type { Hash } from '../types.ts'
+import type { BlockResolver, BlockSelector } from './block-resolver.ts'
+import type { TransactionLookups } from './lookups.ts'
+
+/** What tracing reads and re-executes. */
+export interface TracingParts {
+  readonly blocks: BlockResolver
+  readonly store: BlockStore
+  readonly history: StateHistory
+  readonly builder: BlockBuilder
+  readonly lookups: TransactionLookups
+  readonly environment: ExecutionEnvironment
+  readonly serialize: Serializer
+}
+
+/** Where tracing finds transactions and blocks: the engine's own view, or an endpoint's (the sealed one). */
+export interface TracingView {
+  readonly blocks: BlockResolver
+  readonly lookups: TransactionLookups
+}
+
+/** What a tracer produced, by tracer. */
+export type TraceResult =
+  | { readonly tracer: 'structLogger'; readonly result: StructLoggerResult }
+  | { readonly tracer: 'callTracer'; readonly result: CallFrame }
+  | { readonly tracer: 'prestateTracer'; readonly result: Prestate }
+
+/** One transaction's trace within a block trace. */
+export interface TransactionTrace {
+  readonly hash: Hash
+  readonly trace: TraceResult
+}
+
+/** A block as re-execution needs it: its transactions, the state before them and its context. */
+interface ExecutedBlock {
+  readonly transactions: readonly IncludedTransaction[]
+  readonly parent: StateView
+  readonly context: BlockContext
+}
+
+/** Where a receipt's transaction sat in its block. */
+function positionOf(receipt: TransactionReceipt): BlockPosition {
+  return { gasUsed: receipt.cumulativeGasUsed - receipt.gasUsed, logCount: receipt.firstLogIndex }
+}
+
+/** Runs `run` with the tracer `spec` names (reading the state before the run from `before`), and takes its result. */
+async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: TracerHooks) => Promise<unknown>): Promise<TraceResult> {
+  switch (spec.tracer) {
+    case 'structLogger': {
+      const tracer = new StructLogger(spec.config)
+      await run(tracer)
+      return { tracer: 'structLogger', result: tracer.result() }
+    }
+    case 'callTracer': {
+      const tracer = new CallTracer(spec.config)
+      await run(tracer)
+      return { tracer: 'callTracer', result: tracer.result() }
+    }
+    case 'prestateTracer': {
+      const tracer = new PrestateTracer(spec.config, before)
+      await run(tracer)
+      return { tracer: 'prestateTracer', result: await tracer.result() }
+    }
+  }
+}
+
+/** Traces transactions, blocks and calls. */
+export class Tracing {
+  constructor(readonly parts: TracingParts) {}
+
+  /** The trace of the pre-confirmed or sealed transaction `hash`; -32000 `transaction not found` otherwise (geth). */
+  traceTransaction(hash: Hash, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
+    return this.parts.serialize(async () => {
+      const location = view.lookups.find(hash)
+      if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
+      const block = location.status === 'sealed' ? this.sealed(location.block.header.number, location.block.hash, location.block.transactions) : this.pending()
+      const { index } = location.included
+      const state = await this.replay(block, index)
+      return this.trace(block, state, block.transactions[index], spec)
+    })
+  }
+
+  /** The traces of every transaction of a block, in order (geth's debug_traceBlockBy*). */
+  traceBlock(selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TransactionTrace[]> {
+    return this.parts.serialize(async () => {
+      const block = this.blockOf(selector, view)
+      const state = new StateLayer(block.parent)
+      const traces: TransactionTrace[] = []
+      for (const included of block.transactions) traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec) })
+      return traces
+    })
+  }
+
+  /** The trace of `request` run as `eth_call` at `selector`. */
+  traceCall(request: CallRequest, selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
+    return this.parts.serialize(async () => {
+      const { state, context } = view.blocks.resolve(selector)
+      return withTracer(spec, state, (tracer) => traceCall(request, state, context, this.parts.environment, tracer))
+    })
+  }
+
+  /** The block `selector` names, ready to re-execute; geth's errors for a missing block and for genesis. */
+  private blockOf(selector: BlockSelector, view: TracingView): ExecutedBlock {
+    const { blocks } = view
+    if ('hash' in selector && blocks.byHash(selector.hash) === undefined) throw new ResourceNotFoundError(`block ${selector.hash} not found`)
+    if ('number' in selector && selector.number > blocks.headNumber) throw new ResourceNotFoundError(`block #${selector.number} not found`)
+    const resolved = blocks.resolve(selector)
+    if (resolved.kind === 'pending') return this.pending()
+    const { block } = resolved
+    if (block.header.number === 0n) throw new ResourceNotFoundError('genesis is not traceable')
+    return this.sealed(block.header.number, block.hash, block.transactions)
+  }
+
+  /** Sealed block `number`: it started on the state at the end of the block before. */
+  private sealed(number: bigint, hash: Hash, transactions: readonly IncludedTransaction[]): ExecutedBlock {
+    const { context } = this.parts.blocks.resolve({ hash })
+    return { transactions, parent: this.parts.history.at(Number(number) - 1), context }
+  }
+
+  /** The pre-confirmed block: it builds on the head. */
+  private pending(): ExecutedBlock {
+    const { view } = this.parts.builder.pending
+    return { transactions: view.transactions, parent: this.parts.history.latest, context: view.context }
+  }
+
+  /** The state after the block's first `count` transactions, replayed on a throwaway layer. */
+  private async replay(block: ExecutedBlock, count: number): Promise<StateLayer> {
+    const state = new StateLayer(block.parent)
+    for (const included of block.transactions.slice(0, count)) {
+      const scratch = new StateLayer(state)
+      await this.rerun(() => runTransaction(included.transaction, scratch, block.context, positionOf(included.receipt), this.parts.environment), included)
+      state.apply(scratch)
+    }
+    return state
+  }
+
+  /** Traces `included` on `state` (then applies its writes to `state`, for the transactions after it). */
+  private async trace(block: ExecutedBlock, state: StateLayer, included: IncludedTransaction, spec: TracerSpec): Promise<TraceResult> {
+    const scratch = new StateLayer(state)
+    const { transaction, receipt } = included
+    const result = await withTracer(spec, state, (tracer) =>
+      this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), this.parts.environment, tracer), included),
+    )
+    state.apply(scratch)
+    return result
+  }
+
+  /** Runs a re-execution; a transaction that no longer fits the state it replays on is a -32000, not a crash. */
+  private async rerun(run: () => Promise<TransactionReceipt>, included: IncludedTransaction): Promise<TransactionReceipt> {
+    try {
+      return await run()
+    } catch (error) {
+      if (error instanceof UnexecutableTransactionError) throw new ExecutionFailedError(`could not replay transaction ${included.transaction.hash}: ${error.message}`)
+      throw error
+    }
+  }
+}

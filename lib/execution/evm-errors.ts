@@ -1,0 +1,27 @@
+/** geth's texts for how an EVM run failed (core/vm/errors.go), by @ethereumjs/evm's error names. */
+import type { EVMError } from '@ethereumjs/evm'
+
+const GETH_TEXTS: Readonly<Record<string, string>> = {
+  'out of gas': 'out of gas',
+  'code store out of gas': 'contract creation code storage out of gas',
+  'code size to deposit exceeds maximum code size': 'max code size exceeded',
+  'stack underflow': 'stack underflow',
+  'stack overflow': 'stack overflow',
+  'invalid JUMP': 'invalid jump destination',
+  'static state change': 'write protection',
+  'create collision': 'contract address collision',
+  'insufficient balance': 'insufficient balance for transfer',
+  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
+  'initcode exceeds max initcode size': 'max initcode size exceeded',
+  'value out of range': 'return data out of bounds',
+  revert: 'execution reverted',
+}
+
+/**
+ * geth's text for `error`. An invalid opcode names the opcode, `op` when the caller knows it,
+ * else INVALID (0xfe, what Solidity's `assert` compiled to before 0.8).
+ */
+export function evmErrorText(error: EVMError, op = 'INVALID'): string {
+  if (error.error === 'invalid opcode') return `invalid opcode: ${op}`
+  return GETH_TEXTS[error.error] ?? error.error
+}

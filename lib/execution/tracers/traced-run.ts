@@ -1,0 +1,61 @@
+/**
+ * One transaction or call run with a tracer attached: the tracer hears the run start, every
+ * frame and opcode, and the gas the receipt charges; the EVM listeners come off however the run
+ * ends. A plain transfer runs no EVM frame, so its one frame is reported here, as geth reports it.
+ */
+import type { TransactionReceipt } from '../../blocks/receipt.ts'
+import type { StateLayer } from '../../state/state-layer.ts'
+import type { StateView } from '../../state/state-view.ts'
+import type { Transaction } from '../../transactions/transaction.ts'
+import { ZERO_ADDRESS } from '../../types.ts'
+import type { BlockContext } from '../block-context.ts'
+import type { ExecutionEnvironment } from '../execution-environment.ts'
+import { runCall, type CallOutcome, type CallRequest } from '../run-call.ts'
+import { runTransaction, type BlockPosition } from '../run-transaction.ts'
+import { TraceSession } from './evm-hooks.ts'
+import type { TracerHooks } from './tracer.ts'
+
+/** geth's RPCGasCap, as `eth_call` applies it (run-call.ts): a call's gas when it names none, and the most it may name. */
+const RPC_GAS_CAP = 50_000_000n
+
+/** Runs `transaction` on `state` in `block` as {@link runTransaction} does, reporting to `tracer`. */
+export async function traceTransaction(
+  transaction: Transaction,
+  state: StateLayer,
+  block: BlockContext,
+  position: BlockPosition,
+  environment: ExecutionEnvironment,
+  tracer: TracerHooks,
+): Promise<TransactionReceipt> {
+  const { sender: from, to, data: input, value, gasLimit } = transaction
+  tracer.onTxStart?.({ from, to, input, value, gasLimit, coinbase: block.coinbase })
+  const session = new TraceSession(environment.evm, tracer, position.logCount)
+  let receipt: TransactionReceipt
+  try {
+    receipt = await runTransaction(transaction, state, block, position, environment)
+  } finally {
+    session.detach()
+  }
+  if (!session.entered) {
+    tracer.onEnter?.({ depth: 0, type: 'CALL', from, to, input, gas: gasLimit - transaction.intrinsicGas, value })
+    tracer.onExit?.({ depth: 0, output: new Uint8Array(0), gasUsed: 0n, error: undefined, reverted: false, createdAddress: undefined })
+  }
+  tracer.onTxEnd?.(receipt.gasUsed)
+  return receipt
+}
+
+/** Runs `request` on a throwaway layer over `view` as {@link runCall} does (`eth_call`), reporting to `tracer`. */
+export async function traceCall(request: CallRequest, view: StateView, block: BlockContext, environment: ExecutionEnvironment, tracer: TracerHooks): Promise<CallOutcome> {
+  const gasLimit = request.gas === undefined || request.gas > RPC_GAS_CAP ? RPC_GAS_CAP : request.gas
+  const start = { from: request.from ?? ZERO_ADDRESS, to: request.to, input: request.data ?? new Uint8Array(0), value: request.value ?? 0n, gasLimit, coinbase: block.coinbase }
+  tracer.onTxStart?.(start)
+  const session = new TraceSession(environment.evm, tracer, 0)
+  let outcome: CallOutcome
+  try {
+    outcome = await runCall(request, view, block, environment)
+  } finally {
+    session.detach()
+  }
+  tracer.onTxEnd?.(outcome.gasUsed)
+  return outcome
+}

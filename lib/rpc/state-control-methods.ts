@@ -1,0 +1,75 @@
+/**
+ * The state controls over RPC (Anvil's and Hardhat's): balances, nonces, code, storage,
+ * ERC-20 balances and allowances, and impersonation. They edit `latest` and `pending` at once
+ * and seal no block. Hardhat's names answer `true`, Anvil's `null`, as each does.
+ */
+import { parseAddress, parseData } from './hex.ts'
+import { anvilAndHardhat, method, required, type MethodDefinition } from './method-definition.ts'
+import { parseBoolean, parseQuantityLike } from './params.ts'
+
+const address = required('0 (address)', parseAddress)
+
+/** Every state control, by RPC name. */
+export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
+  ...anvilAndHardhat('setBalance', (answer) =>
+    method([address, required('1 (balance)', parseQuantityLike)], async ({ engine }, account, balance) => {
+      await engine.controls.setBalance(account, balance)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('addBalance', (answer) =>
+    method([address, required('1 (amount)', parseQuantityLike)], async ({ engine }, account, amount) => {
+      await engine.controls.addBalance(account, amount)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('setNonce', (answer) =>
+    method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
+      await engine.controls.setNonce(account, nonce)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('setCode', (answer) =>
+    method([address, required('1 (code)', parseData)], async ({ engine }, account, code) => {
+      await engine.controls.setCode(account, code)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('setStorageAt', (answer) =>
+    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async ({ engine }, account, slot, value) => {
+      await engine.controls.setStorageAt(account, slot, value)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('dealERC20', (answer) =>
+    method([address, required('1 (token)', parseAddress), required('2 (amount)', parseQuantityLike)], async ({ engine }, owner, token, amount) => {
+      await engine.tokens.deal(owner, token, amount)
+      return answer
+    }),
+  ),
+  anvil_setERC20Allowance: method(
+    [address, required('1 (spender)', parseAddress), required('2 (token)', parseAddress), required('3 (amount)', parseQuantityLike)],
+    async ({ engine }, owner, spender, token, amount) => {
+      await engine.tokens.setAllowance(owner, spender, token, amount)
+      return null
+    },
+  ),
+  ...anvilAndHardhat('impersonateAccount', (answer) =>
+    method([address], ({ engine }, account) => {
+      engine.controls.impersonate(account)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('stopImpersonatingAccount', (answer) =>
+    method([address], ({ engine }, account) => {
+      engine.controls.stopImpersonating(account)
+      return answer
+    }),
+  ),
+  ...anvilAndHardhat('autoImpersonateAccount', (answer) =>
+    method([required('0 (enabled)', parseBoolean)], ({ engine }, enabled) => {
+      engine.controls.autoImpersonate(enabled)
+      return answer
+    }),
+  ),
+}

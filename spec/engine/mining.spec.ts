@@ -286,7 +286,7 @@ describe('mining modes', () => {
       const bad = spawnCli(['--port', '0', '--mining', 'sometimes'])
       const exit = await bad.exited
       expect(exit.code).to.equal(2)
-      expect(bad.stderr()).to.contain('error: invalid option --mining: expected interval | instant | auto, got "sometimes"')
+      expect(bad.stderr()).to.contain('error: invalid option --mining: expected interval | instant | auto | off, got "sometimes"')
       const help = spawnCli(['--help'])
       expect((await help.exited).code).to.equal(0)
       expect(help.stdout()).to.match(/--mining <value>\s+interval: ticks and seals follow the clock/)

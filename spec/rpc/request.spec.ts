@@ -86,7 +86,7 @@ describe('request: parameters', () => {
 
   it("an unknown method → -32601 with geth's text 'the method X does not exist/is not available'", async () => {
     await expectRPCError(chain, { method: 'eth_foo', params: [] }, -32601, 'the method eth_foo does not exist/is not available')
-    await expectRPCError(chain, { method: 'debug_traceTransaction' }, -32601, 'the method debug_traceTransaction does not exist/is not available')
+    await expectRPCError(chain, { method: 'debug_storageRangeAt' }, -32601, 'the method debug_storageRangeAt does not exist/is not available')
     // Object.prototype names are not methods.
     await expectRPCError(chain, { method: 'toString' }, -32601, 'the method toString does not exist/is not available')
     await expectRPCError(chain, { method: '__proto__' }, -32601, 'the method __proto__ does not exist/is not available')

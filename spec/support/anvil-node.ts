@@ -1,0 +1,80 @@
+/**
+ * Anvil (Foundry 1.7.1, the devDependency) as a reference node for specs: started on a free
+ * loopback port, spoken to over JSON-RPC, killed with its process group. When it cannot start,
+ * the reason is returned so the spec can say so and skip.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const ANVIL = fileURLToPath(new URL('../../node_modules/.bin/anvil', import.meta.url))
+const START_TIMEOUT_MS = 15_000
+
+/** A running Anvil. */
+export interface AnvilNode {
+  readonly url: string
+  /** Sends one JSON-RPC request; rejects with the node's error object as JSON. */
+  request<T = unknown>(method: string, params?: unknown[]): Promise<T>
+  /** Kills Anvil (its whole process group: the npm launcher and the binary). */
+  stop(): void
+}
+
+/** Starts `anvil --host 127.0.0.1 --port 0 …args`; resolves to the node, or to why it could not start. */
+export function startAnvil(args: readonly string[]): Promise<AnvilNode | { readonly unavailable: string }> {
+  let child: ChildProcess
+  try {
+    child = spawn(ANVIL, ['--host', '127.0.0.1', '--port', '0', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (error) {
+    return Promise.resolve({ unavailable: (error as Error).message })
+  }
+  const stop = (): void => {
+    if (child.exitCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  return new Promise((resolve) => {
+    let output = ''
+    let listening = false
+    const timer = setTimeout(() => {
+      stop()
+      resolve({ unavailable: `anvil did not report a listening address within ${START_TIMEOUT_MS} ms: ${output.slice(-300)}` })
+    }, START_TIMEOUT_MS)
+    // Anvil logs every request: its output is drained for as long as it runs, and read until it listens.
+    const collect = (chunk: Buffer): void => {
+      if (listening) return
+      output += chunk.toString()
+      const address = /Listening on (\d+\.\d+\.\d+\.\d+:\d+)/.exec(output)
+      if (address === null) return
+      listening = true
+      clearTimeout(timer)
+      resolve(anvilAt(`http://${address[1]}`, stop))
+    }
+    child.stdout!.on('data', collect)
+    child.stderr!.on('data', collect)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      resolve({ unavailable: error.message })
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ unavailable: `anvil exited with code ${code}: ${output.slice(-300)}` })
+    })
+  })
+}
+
+function anvilAt(url: string, stop: () => void): AnvilNode {
+  let id = 0
+  return {
+    url,
+    stop,
+    async request<T>(method: string, params: unknown[] = []): Promise<T> {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+      const body = (await response.json()) as { result?: T; error?: unknown }
+      if (body.error !== undefined) throw new Error(`anvil ${method}: ${JSON.stringify(body.error)}`)
+      return body.result as T
+    },
+  }
+}

@@ -32,6 +32,14 @@ export type Kind =
   | 'filter'
   | 'percentiles'
   | 'overrides'
+  /** A JSON object (tracer configs, simulation payloads, block overrides): only its type is judged here. */
+  | 'object'
+  /** A JSON object or its JSON text (EIP-712 typed data). */
+  | 'typedData'
+  /** A string (filter ids). */
+  | 'string'
+  /** An array of storage keys (eth_getProof). */
+  | 'storageKeys'
 
 /** One positional parameter: the name in geth's `invalid argument N (name)`, its kind, a valid value. */
 export interface ParamSpec {
@@ -65,8 +73,13 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_getCode: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'pending')],
   eth_getTransactionCount: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'pending')],
   eth_getStorageAt: [p('0 (address)', 'address', true, ALICE), p('1 (slot)', 'quantity', true, '0x0'), p('2 (block)', 'block', false, 'latest')],
-  eth_call: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest'), p('2 (state overrides)', 'overrides', false, {})],
-  eth_estimateGas: [p('0 (call)', 'call', true, { from: ALICE, to: BOB }), p('1 (block)', 'block', false, 'pending'), p('2 (state overrides)', 'overrides', false, {})],
+  eth_call: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest'), p('2 (state overrides)', 'overrides', false, {}), p('3 (block overrides)', 'object', false, {})],
+  eth_estimateGas: [
+    p('0 (call)', 'call', true, { from: ALICE, to: BOB }),
+    p('1 (block)', 'block', false, 'pending'),
+    p('2 (state overrides)', 'overrides', false, {}),
+    p('3 (block overrides)', 'object', false, {}),
+  ],
   // The valid samples of the state-changing methods are never executed: another argument is always bad.
   eth_sendRawTransaction: [p('0 (transaction)', 'data', true, '0x00')],
   eth_sendRawTransactionSync: [p('0 (transaction)', 'data', true, '0x00'), p('1 (timeout ms)', 'syncTimeout', false, '0x0')],
@@ -122,6 +135,69 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_getUncleByBlockNumberAndIndex: [p('0 (block)', 'block', true, 'latest'), p('1 (index)', 'count', true, '0x0')],
   eth_getUncleByBlockHashAndIndex: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (index)', 'count', true, '0x0')],
   eth_getRawTransactionByHash: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  // State, proofs, access lists and simulation (geth).
+  eth_createAccessList: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest')],
+  eth_getProof: [p('0 (address)', 'address', true, ALICE), p('1 (storageKeys)', 'storageKeys', true, []), p('2 (block)', 'block', false, 'latest')],
+  eth_getAccount: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
+  eth_simulateV1: [p('0 (payload)', 'object', true, { blockStateCalls: [{ calls: [] }] }), p('1 (block)', 'block', false, 'latest')],
+  // The mempool (geth's txpool namespace).
+  txpool_status: [],
+  txpool_content: [],
+  txpool_contentFrom: [p('0 (address)', 'address', true, ALICE)],
+  txpool_inspect: [],
+  // Signing with the node's accounts.
+  personal_sign: [p('0 (data)', 'data', true, '0x00'), p('1 (address)', 'address', true, ALICE)],
+  eth_sign: [p('0 (address)', 'address', true, ALICE), p('1 (data)', 'data', true, '0x00')],
+  eth_signTypedData_v4: [p('0 (address)', 'address', true, ALICE), p('1 (typedData)', 'typedData', true, {})],
+  eth_signTypedData: [p('0 (address)', 'address', true, ALICE), p('1 (typedData)', 'typedData', true, {})],
+  eth_signTransaction: [p('0 (transaction)', 'transaction', true, { from: ALICE, to: BOB })],
+  eth_fillTransaction: [p('0 (transaction)', 'call', true, { from: ALICE, to: BOB })],
+  eth_sendUnsignedTransaction: [p('0 (transaction)', 'transaction', true, { from: ALICE, to: BOB })],
+  // Filters (geth).
+  eth_newFilter: [p('0 (filter)', 'filter', true, {})],
+  eth_newBlockFilter: [],
+  eth_newPendingTransactionFilter: [p('0 (fullTx)', 'boolean', false, false)],
+  eth_getFilterChanges: [p('0 (filter id)', 'string', true, '0x1')],
+  eth_getFilterLogs: [p('0 (filter id)', 'string', true, '0x1')],
+  eth_uninstallFilter: [p('0 (filter id)', 'string', true, '0x1')],
+  // Tracing and raw data (geth's debug namespace).
+  debug_traceTransaction: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (config)', 'object', false, {})],
+  debug_traceBlockByNumber: [p('0 (block)', 'block', true, 'latest'), p('1 (config)', 'object', false, {})],
+  debug_traceBlockByHash: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (config)', 'object', false, {})],
+  debug_traceCall: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest'), p('2 (config)', 'object', false, {})],
+  debug_getRawTransaction: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  debug_getRawHeader: [p('0 (block)', 'block', true, 'latest')],
+  debug_getRawBlock: [p('0 (block)', 'block', true, 'latest')],
+  debug_getRawReceipts: [p('0 (block)', 'block', true, 'latest')],
+  // More test controls (Anvil's and Hardhat's names).
+  evm_mine_detailed: [p('0 (timestamp)', 'quantity', false, null)],
+  anvil_mine_detailed: [p('0 (timestamp)', 'quantity', false, null)],
+  anvil_snapshot: [],
+  anvil_revert: [p('0 (snapshot id)', 'count', true, '0x1')],
+  anvil_increaseTime: [p('0 (seconds)', 'count', true, '0x0')],
+  evm_setTime: [p('0 (timestamp)', 'quantity', true, '0x0')],
+  anvil_setTime: [p('0 (timestamp)', 'quantity', true, '0x0')],
+  anvil_setNextBlockTimestamp: [p('0 (timestamp)', 'quantity', true, '0x0')],
+  hardhat_setBlockTimestampInterval: [p('0 (seconds)', 'quantity', true, '0x1')],
+  hardhat_removeBlockTimestampInterval: [],
+  anvil_setAutomine: [p('0 (enabled)', 'boolean', true, false)],
+  evm_setIntervalMining: [p('0 (seconds)', 'count', true, '0x2')],
+  anvil_setIntervalMining: [p('0 (seconds)', 'count', true, '0x2')],
+  anvil_getIntervalMining: [],
+  ...twins('addBalance', [p('0 (address)', 'address', true, BOB), p('1 (amount)', 'quantity', true, '0x0')]),
+  ...twins('dealERC20', [p('0 (address)', 'address', true, BOB), p('1 (token)', 'address', true, BOB), p('2 (amount)', 'quantity', true, '0x0')]),
+  anvil_setERC20Allowance: [p('0 (address)', 'address', true, BOB), p('1 (spender)', 'address', true, ALICE), p('2 (token)', 'address', true, BOB), p('3 (amount)', 'quantity', true, '0x0')],
+  ...twins('autoImpersonateAccount', [p('0 (enabled)', 'boolean', true, false)]),
+  ...twins('setCoinbase', [p('0 (address)', 'address', true, BOB)]),
+  evm_setBlockGasLimit: [p('0 (gas limit)', 'quantity', true, '0x1c9c380')],
+  anvil_setBlockGasLimit: [p('0 (gas limit)', 'quantity', true, '0x1c9c380')],
+  ...twins('setNextBlockBaseFeePerGas', [p('0 (base fee)', 'quantity', true, '0x1')]),
+  ...twins('setPrevRandao', [p('0 (prevRandao)', 'hash', true, ZERO_HASH)]),
+  ...twins('setMinGasPrice', [p('0 (gas price)', 'quantity', true, '0x1')]),
+  ...twins('setLoggingEnabled', [p('0 (enabled)', 'boolean', true, true)]),
+  ...twins('dropTransaction', [p('0 (hash)', 'hash', true, ZERO_HASH)]),
+  ...twins('dropAllTransactions', []),
+  anvil_removePoolTransactions: [p('0 (address)', 'address', true, BOB)],
 }
 
 function twins(name: string, params: ParamSpec[]): Record<string, ParamSpec[]> {
@@ -175,6 +251,29 @@ export const READ_ONLY_METHODS = [
   'eth_getUncleByBlockNumberAndIndex',
   'eth_getUncleByBlockHashAndIndex',
   'eth_getRawTransactionByHash',
+  'eth_createAccessList',
+  'eth_getProof',
+  'eth_getAccount',
+  'eth_simulateV1',
+  'txpool_status',
+  'txpool_content',
+  'txpool_contentFrom',
+  'txpool_inspect',
+  'personal_sign',
+  'eth_sign',
+  'eth_signTypedData_v4',
+  'eth_signTypedData',
+  'eth_signTransaction',
+  'eth_fillTransaction',
+  'debug_traceTransaction',
+  'debug_traceBlockByNumber',
+  'debug_traceBlockByHash',
+  'debug_traceCall',
+  'debug_getRawTransaction',
+  'debug_getRawHeader',
+  'debug_getRawBlock',
+  'debug_getRawReceipts',
+  'anvil_getIntervalMining',
 ]
 
 /** Whether a method may change the chain when its arguments are valid (anything not known to only read). */
@@ -325,7 +424,14 @@ export function maybeValid(kind: Kind, value: unknown): boolean {
     case 'percentiles':
       return maybePercentiles(value)
     case 'overrides':
-      return typeof value === 'object' && value !== null && Object.keys(value).length === 0
+    case 'object':
+      return isPlainObject(value)
+    case 'typedData':
+      return isPlainObject(value) || typeof value === 'string'
+    case 'string':
+      return typeof value === 'string'
+    case 'storageKeys':
+      return Array.isArray(value) && value.every((key) => typeof key === 'string')
   }
 }
 

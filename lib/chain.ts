@@ -200,6 +200,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.#engine.mining.setMode(mode)
   }
 
+  /** Whether the node's activity log writes lines; `anvil_setLoggingEnabled` switches it (on by default). */
+  get loggingEnabled(): boolean {
+    return this.#engine.controls.loggingEnabled
+  }
+
   /** Snapshots the whole world (`evm_snapshot`): state, history, pending block, mempool, clock. */
   snapshot(): Promise<number> {
     return this.#engine.snapshot()

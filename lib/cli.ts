@@ -10,7 +10,7 @@ import { nativeSecp256k1 } from './crypto/secp256k1.ts'
 import { commandLineOptions, usage } from './cli-usage.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
-import { ListenError, startServer } from './server/server.ts'
+import { ListenError, SEALED_PATH, startServer } from './server/server.ts'
 import { VERSION } from './rpc/node-methods.ts'
 
 type Definition = OptionDefinition<never, unknown>
@@ -54,6 +54,8 @@ function banner(chain: Chain): string {
     `Clock: ${options.clock}, a pre-confirmation every ${options.preconfIntervalMs} ms, a block every ${options.blockTimeMs} ms`,
     `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${options.genesisTimestamp}`,
     `Sender recovery: ${nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves (native libsecp256k1 did not load)'}`,
+    // No URL on this line: the ready line stays the only one with http:// (scripts grep for it).
+    `Sealed-only endpoint: path ${SEALED_PATH} on the same port (no pre-confirmations; for cast send, forge script, Ignition)`,
     '',
   )
   return lines.join('\n')

@@ -197,6 +197,22 @@ describe('preconf-devnet CLI', () => {
     })
   })
 
+  describe('logging', () => {
+    it('anvil_setLoggingEnabled [false] silences the log (Anvil), [true] brings it back; blocks go on either way', async () => {
+      const cli = await startCli(['--port', '0', '--clock', 'manual'])
+      expect(await rpc(cli.url, 'anvil_setLoggingEnabled', [false])).to.equal(null)
+      const quiet = cli.stdout()
+      await rpc(cli.url, 'preconf_advanceClock', [2000])
+      expect(await rpc(cli.url, 'eth_blockNumber')).to.equal('0x1')
+      expect(cli.stdout()).to.equal(quiet)
+
+      expect(await rpc(cli.url, 'hardhat_setLoggingEnabled', [true])).to.equal(true)
+      await rpc(cli.url, 'preconf_advanceClock', [2000])
+      await cli.waitFor(new RegExp(`^${TIME} sealed {4}block 2 `, 'm'), 1000)
+      expect(cli.stdout().slice(quiet.length)).to.not.match(/ block 1 /)
+    })
+  })
+
   describe('shutdown', () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       it(`${signal} exits with code 0 within 2 s and stops listening, even with a kept-alive connection open`, async () => {

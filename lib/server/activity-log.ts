@@ -22,8 +22,11 @@ function shortHash(hash: string): string {
   return `${hash.slice(0, 10)}…${hash.slice(-4)}`
 }
 
-/** Logs `chain`'s activity through `write` (one line per call). */
-export function createActivityLog(chain: Chain, write: (line: string) => void): ActivityLog {
+/** Logs `chain`'s activity through `output` (one line per call), while the chain's logging is enabled. */
+export function createActivityLog(chain: Chain, output: (line: string) => void): ActivityLog {
+  const write = (line: string): void => {
+    if (chain.loggingEnabled) output(line)
+  }
   const counts = new Map<string, number>()
   const flush = (): void => {
     if (counts.size === 0) return

@@ -90,10 +90,10 @@ export class BlockSchedule {
   /**
    * The timestamp (seconds) of the block opening now (or re-stamped), after a parent stamped
    * `parentTimestamp`: a one-off override if set (or the one the open block already took), else
-   * parent + interval if set, else its scheduled seal time plus the offset; never at or before
-   * its parent's.
+   * parent + interval if set, else the block time at `atMs` (by default its scheduled seal
+   * time) plus the offset; never at or before its parent's.
    */
-  timestampAfter(parentTimestamp: bigint): bigint {
+  timestampAfter(parentTimestamp: bigint, atMs: number = this.sealAt): bigint {
     let timestamp: bigint
     if (this.nextTimestamp !== undefined) {
       timestamp = this.nextTimestamp
@@ -105,7 +105,7 @@ export class BlockSchedule {
     } else if (this.timestampInterval !== undefined) {
       timestamp = parentTimestamp + this.timestampInterval
     } else {
-      timestamp = BigInt(Math.floor((this.sealAt + this.offsetMs) / 1000))
+      timestamp = BigInt(Math.floor((atMs + this.offsetMs) / 1000))
     }
     return timestamp > parentTimestamp ? timestamp : parentTimestamp + 1n
   }

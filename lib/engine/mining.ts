@@ -29,9 +29,10 @@ export class Mining {
 
   constructor(
     private readonly parts: MiningParts,
-    mode: MiningMode,
+    /** The mode the chain was created with. */
+    private readonly configuredMode: MiningMode,
   ) {
-    this.miningMode = mode
+    this.miningMode = configuredMode
   }
 
   /** How accepted transactions become blocks (see {@link MiningMode}). */
@@ -55,9 +56,21 @@ export class Mining {
    */
   setMode(mode: MiningMode): Promise<void> {
     return this.parts.serialize(async () => {
-      if ((this.miningMode === 'auto' || this.miningMode === 'off') && (mode === 'interval' || mode === 'instant')) this.parts.schedule.restart(this.parts.now())
+      const restarts = !this.followsClock && (mode === 'interval' || mode === 'instant')
       this.miningMode = mode
+      if (restarts) this.restartSchedule()
     })
+  }
+
+  /**
+   * `evm_setAutomine`: on, `auto`; off, back to the mode the chain was created with, or, for a
+   * chain created with `auto`, no mining until asked for (as Hardhat, and Anvil without a block
+   * time, leave transactions pending).
+   */
+  setAutomine(enabled: boolean): Promise<void> {
+    if (enabled) return this.setMode('auto')
+    if (this.miningMode !== 'auto') return Promise.resolve()
+    return this.setMode(this.configuredMode === 'auto' ? 'off' : this.configuredMode)
   }
 
   /**
@@ -72,12 +85,18 @@ export class Mining {
       }
       this.parts.schedule.setBlockTime(this.parts.now(), seconds * 1000)
       this.miningMode = 'interval'
+      this.restampIfUntouched()
     })
   }
 
   /** The seconds between interval-mined blocks, or undefined when blocks do not follow the clock (`anvil_getIntervalMining`). */
   get intervalSeconds(): number | undefined {
-    return this.miningMode === 'interval' || this.miningMode === 'instant' ? this.parts.schedule.blockTime / 1000 : undefined
+    return this.followsClock ? this.parts.schedule.blockTime / 1000 : undefined
+  }
+
+  /** Whether ticks and seals follow the clock (`interval`, `instant`); under `auto` and `off` blocks are made when asked for. */
+  private get followsClock(): boolean {
+    return this.miningMode === 'interval' || this.miningMode === 'instant'
   }
 
   /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
@@ -117,12 +136,26 @@ export class Mining {
 
   /**
    * Gives the pending block (which has pre-confirmed nothing) its context anew: timestamp
-   * `timestamp`, or the schedule's, and the current block settings.
+   * `timestamp`, or else the schedule's when blocks follow the clock, or the time now under
+   * `auto` and `off` (Anvil and Hardhat stamp a block with the time it is mined); and the
+   * current block settings.
    */
   refreshPending(timestamp: bigint | undefined): void {
-    const { builder, blocks, schedule } = this.parts
+    const { builder, blocks, schedule, now } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
-    builder.refreshPending(schedule.timestampAfter(blocks.head.header.timestamp))
+    const parent = blocks.head.header.timestamp
+    builder.refreshPending(this.followsClock ? schedule.timestampAfter(parent) : schedule.timestampAfter(parent, now()))
+  }
+
+  /** The schedule counts from now, and the pending block, if it has pre-confirmed nothing, takes the new schedule's timestamp. */
+  private restartSchedule(): void {
+    this.parts.schedule.restart(this.parts.now())
+    this.restampIfUntouched()
+  }
+
+  /** Re-stamps the pending block (see {@link refreshPending}) if it has pre-confirmed nothing. */
+  private restampIfUntouched(): void {
+    if (this.parts.builder.pending.transactions.length === 0) this.refreshPending(undefined)
   }
 
   /** The mode as it is now, and how to restore it (world snapshots). */
@@ -143,6 +176,7 @@ export class Mining {
   }
 
   private async preconfirm(): Promise<Preconfirmation> {
+    if (!this.followsClock) this.restampIfUntouched()
     const preconfirmation = await this.parts.builder.preconfirm()
     this.parts.events.emit('preconfirmation', preconfirmation)
     return preconfirmation

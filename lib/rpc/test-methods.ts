@@ -72,14 +72,24 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   // Anvil's: the mined blocks with their transactions.
   evm_mine_detailed: method([mineOptions], async ({ engine }, options) => (await mine(engine, options)).map((block) => formatBlock(block, true))),
   anvil_mine_detailed: method([mineOptions], async ({ engine }, options) => (await mine(engine, options)).map((block) => formatBlock(block, true))),
-  ...anvilAndHardhat('mine', (answer) =>
-    method(
-      [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
-      async ({ engine }, blocks, interval) => {
-        await engine.mining.mineBlocks(blocks, interval)
-        return answer
-      },
-    ),
+  // Anvil moves time `interval` seconds forward before each block, the first included.
+  anvil_mine: method(
+    [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseSmallQuantity, () => undefined)],
+    async ({ engine }, blocks, interval) => {
+      for (let i = 0; i < blocks; i++) {
+        if (interval !== undefined) await engine.controls.increaseTime(interval)
+        await engine.mining.mine()
+      }
+      return null
+    },
+  ),
+  // Hardhat mines the first block as it would anyway, then each `interval` seconds after its parent.
+  hardhat_mine: method(
+    [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
+    async ({ engine }, blocks, interval) => {
+      await engine.mining.mineBlocks(blocks, interval)
+      return true
+    },
   ),
   evm_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
   anvil_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
@@ -98,20 +108,23 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
     await engine.controls.setNextBlockTimestamp(timestamp)
     return null
   }),
-  ...anvilAndHardhat('setBlockTimestampInterval', (answer) =>
-    method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
-      await engine.controls.setBlockTimestampInterval(seconds)
-      return answer
-    }),
-  ),
+  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
+    await engine.controls.setBlockTimestampInterval(seconds)
+    return null
+  }),
+  // Hardhat has no such method; viem's testClient sends it in milliseconds (interval * 1000).
+  hardhat_setBlockTimestampInterval: method([required('0 (milliseconds)', parseQuantityLike)], async ({ engine }, ms) => {
+    await engine.controls.setBlockTimestampInterval(ms / 1000n)
+    return true
+  }),
   ...anvilAndHardhat('removeBlockTimestampInterval', () => method([], ({ engine }) => engine.controls.setBlockTimestampInterval(undefined))),
 
   evm_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
-    await engine.mining.setMode(enabled ? 'auto' : 'interval')
+    await engine.mining.setAutomine(enabled)
     return null
   }),
   anvil_setAutomine: method([required('0 (enabled)', parseBoolean)], async ({ engine }, enabled) => {
-    await engine.mining.setMode(enabled ? 'auto' : 'interval')
+    await engine.mining.setAutomine(enabled)
     return null
   }),
   ...anvilAndHardhat('getAutomine', () => method([], ({ engine }) => engine.mining.mode === 'auto')),

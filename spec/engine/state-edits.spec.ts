@@ -333,11 +333,14 @@ describe('cheats', () => {
         const pending = await request<RpcBlock>(chain, 'eth_getBlockByNumber', 'pending', false)
         expect(BigInt(pending.timestamp)).to.equal(1_735_689_602n + 3600n)
 
+        // Anvil's anvil_mine moves time `interval` seconds forward before each block, the first
+        // included; Hardhat's hardhat_mine mines the first as usual, then steps by `interval`.
         await client.mine({ blocks: 2, interval: 1 })
         expect(chain.blockNumber()).to.equal(2n)
         expect((await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
-        expect(chain.blockByNumber(1)!.header.timestamp).to.equal(1_735_689_602n + 3600n)
-        expect(chain.blockByNumber(2)!.header.timestamp).to.equal(1_735_689_602n + 3601n)
+        const first = mode === 'anvil' ? 1_735_689_602n + 3601n : 1_735_689_602n + 3600n
+        expect(chain.blockByNumber(1)!.header.timestamp).to.equal(first)
+        expect(chain.blockByNumber(2)!.header.timestamp).to.equal(first + 1n)
 
         await client.revert({ id })
         expect(chain.blockNumber()).to.equal(0n)

@@ -178,7 +178,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   evm_setTime: [p('0 (timestamp)', 'quantity', true, '0x0')],
   anvil_setTime: [p('0 (timestamp)', 'quantity', true, '0x0')],
   anvil_setNextBlockTimestamp: [p('0 (timestamp)', 'quantity', true, '0x0')],
-  hardhat_setBlockTimestampInterval: [p('0 (seconds)', 'quantity', true, '0x1')],
+  hardhat_setBlockTimestampInterval: [p('0 (milliseconds)', 'quantity', true, '0x3e8')],
   hardhat_removeBlockTimestampInterval: [],
   anvil_setAutomine: [p('0 (enabled)', 'boolean', true, false)],
   evm_setIntervalMining: [p('0 (seconds)', 'count', true, '0x2')],

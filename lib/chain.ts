@@ -10,11 +10,12 @@ import type { SealedBlock } from './blocks/block.ts'
 import type { Preconfirmation } from './builder/builder.ts'
 import type { PendingBlockView } from './builder/pending-block.ts'
 import type { Clock } from './clock/clock.ts'
-import { createEngine, type Engine, type EngineSetup } from './engine/engine.ts'
+import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
+import { openChain, resetOptions, type OpenedChain, type ResetTarget } from './fork/fork-setup.ts'
 import type { ChainEvents } from './engine/events.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
-import { resolveChainOptions, type ChainOptions, type MiningMode, type ResolvedChainOptions } from './options.ts'
+import type { ChainOptions, MiningMode, ResolvedChainOptions } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
@@ -44,12 +45,6 @@ const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')
 
 /** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
 export class Chain extends EventEmitter<ChainEvents> {
-  /** The options in effect, defaults applied. */
-  readonly options: ResolvedChainOptions
-  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
-  readonly accounts: readonly DevAccount[]
-  /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
-  readonly clock: Clock
   /**
    * The standard endpoint of the same chain, as an EIP-1193 provider: `pending` is the newest
    * sealed block and a receipt exists once its block seals (as on a node without
@@ -57,28 +52,67 @@ export class Chain extends EventEmitter<ChainEvents> {
    * receipt and then the nonce at `latest` (Foundry's cast and forge) want this one.
    */
   readonly sealed: { request(args: RequestArguments): Promise<unknown> }
-  readonly #engine: Engine
-  readonly #context: MethodContext
+  #engine: Engine
+  #context: MethodContext
+  #sealedContext: MethodContext
+  readonly #subscriptions: Subscriptions
+  readonly #filters: Filters
+  /** Opens the chain anew as it was created, or forking another block (`anvil_reset`). */
+  readonly #reopen: (target: ResetTarget | undefined) => Promise<OpenedChain>
 
-  /** Use {@link createChain}. `setup` is the engine's state source and commitment (a fork's, say). */
-  constructor(options: ResolvedChainOptions, setup?: EngineSetup) {
+  /**
+   * Use {@link createChain}. `setup` is the engine's state source and commitment (a fork's, say);
+   * `reopen` opens the chain anew for a reset (by default, as `options` say, on a fresh setup).
+   */
+  constructor(options: ResolvedChainOptions, setup?: EngineSetup, reopen?: (target: ResetTarget | undefined) => Promise<OpenedChain>) {
     super()
     // Subscriptions and pending sync sends each listen; there is no leak to warn about.
     this.setMaxListeners(0)
     this.#engine = createEngine(options, this, setup)
-    const subscriptions = new Subscriptions(this.#engine, this)
-    const filters = new Filters(this.#engine, this)
-    this.#context = { engine: this.#engine, view: this.#engine, subscriptions, filters }
-    const sealedContext: MethodContext = { engine: this.#engine, view: this.#engine.sealed, subscriptions, filters }
-    this.sealed = { request: (args) => handleRequest(sealedContext, args) }
-    this.options = options
-    this.accounts = this.#engine.accounts
-    this.clock = this.#engine.clock
+    this.#subscriptions = new Subscriptions(() => this.#engine, this)
+    this.#filters = new Filters(() => this.#engine, this)
+    this.#reopen = reopen ?? (async () => ({ options, setup: undefined }))
+    this.#context = this.#contextOf(this.#engine, this.#engine)
+    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
+    this.sealed = { request: (args) => handleRequest(this.#sealedContext, args) }
+  }
+
+  /** The options in effect, defaults applied. */
+  get options(): ResolvedChainOptions {
+    return this.#engine.options
+  }
+
+  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
+  get accounts(): readonly DevAccount[] {
+    return this.#engine.accounts
+  }
+
+  /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
+  get clock(): Clock {
+    return this.#engine.clock
   }
 
   /** EIP-1193: `await chain.request({ method: 'eth_getBalance', params: [address, 'pending'] })`. */
   request(args: RequestArguments): Promise<unknown> {
     return handleRequest(this.#context, args)
+  }
+
+  /**
+   * Starts the chain over (`anvil_reset`, `hardhat_reset`): as it was created, or forking
+   * `target` (its url, or the current fork's; its block, or the upstream's latest). Snapshots
+   * end; subscriptions and listeners carry on with the new chain.
+   */
+  async reset(target?: ResetTarget): Promise<void> {
+    const { options, setup } = await this.#reopen(target)
+    const previous = this.#engine
+    this.#engine = createEngine(options, this, setup)
+    this.#context = this.#contextOf(this.#engine, this.#engine)
+    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
+    previous.close()
+  }
+
+  #contextOf(engine: Engine, view: ChainView): MethodContext {
+    return { engine, view, subscriptions: this.#subscriptions, filters: this.#filters, reset: (target) => this.reset(target) }
   }
 
   /** The newest sealed block's number. */
@@ -260,9 +294,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.#engine.controls.setBlockTimestampInterval(seconds)
   }
 
-  /** Stops the realtime clock driver; the chain keeps answering reads. */
+  /** Stops the realtime clock driver and closes a fork's upstream connections; the chain keeps answering reads of what it holds. */
   close(): void {
-    this.clock.stop()
+    this.#engine.close()
   }
 }
 
@@ -276,5 +310,6 @@ export class Chain extends EventEmitter<ChainEvents> {
  * ```
  */
 export async function createChain(options: ChainOptions = {}): Promise<Chain> {
-  return new Chain(resolveChainOptions(options))
+  const opened = await openChain(options)
+  return new Chain(opened.options, opened.setup, (target) => openChain(resetOptions(options, opened.options, target)))
 }

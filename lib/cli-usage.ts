@@ -2,12 +2,25 @@
  * The command line's documentation, generated from the option definitions: `--help` and the
  * README's options table (a spec checks the README against {@link optionsTable}).
  */
-import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
+import { chainOptions, forkOptions, serverOptions, type OptionDefinition } from './options.ts'
 
 type Definition = OptionDefinition<never, unknown>
 
-/** Every option the command line takes as `--flag <value>`: the chain's and the server's. */
-export const commandLineOptions = { ...chainOptions, ...serverOptions } as Record<string, Definition>
+/** An option the command line takes as `--flag <value>`, with its name in the library (undefined: the CLI's own). */
+export interface CommandLineOption {
+  readonly definition: Definition
+  readonly library: string | undefined
+}
+
+const entries = (definitions: Record<string, Definition>, library: (name: string) => string | undefined): CommandLineOption[] =>
+  Object.entries(definitions).map(([name, definition]) => ({ definition, library: library(name) }))
+
+/** Every option the command line takes as `--flag <value>`: the chain's, the fork's and the server's. */
+export const commandLineOptions: readonly CommandLineOption[] = [
+  ...entries(chainOptions as Record<string, Definition>, (name) => name),
+  ...entries(forkOptions as Record<string, Definition>, (name) => `fork.${name}`),
+  ...entries(serverOptions as Record<string, Definition>, () => undefined),
+]
 
 /** Flags that are not options of a chain. */
 const switches: ReadonlyArray<readonly [string, string]> = [
@@ -19,7 +32,7 @@ const switches: ReadonlyArray<readonly [string, string]> = [
 
 /** `--help`: every flag with its description and default. */
 export function usage(): string {
-  const rows = Object.values(commandLineOptions).map((definition) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
+  const rows = commandLineOptions.map(({ definition }) => [`  --${definition.flag} <value>`, `${definition.description} (default: ${definition.defaultText})`])
   rows.push(...switches.map(([flag, text]) => [`  ${flag}`, text]))
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2
   return [
@@ -36,9 +49,9 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|')
 
 /** The README's options table: flag, library option, default, description. */
 export function optionsTable(): string {
-  const rows = Object.entries(commandLineOptions).map(([name, definition]) => {
-    const library = name in chainOptions ? `\`${name}\`` : '(CLI only)'
-    return `| \`--${definition.flag}\` | ${library} | ${cell(definition.defaultText)} | ${cell(definition.description)} |`
+  const rows = commandLineOptions.map(({ definition, library }) => {
+    const name = library === undefined ? '(CLI only)' : `\`${library}\``
+    return `| \`--${definition.flag}\` | ${name} | ${cell(definition.defaultText)} | ${cell(definition.description)} |`
   })
   rows.push(...switches.map(([flag, text]) => `| \`${flag}\` | | | ${cell(text)} |`))
   return ['| flag | library option | default | description |', '| --- | --- | --- | --- |', ...rows].join('\n')

@@ -7,8 +7,9 @@
 import { parseArgs } from 'node:util'
 import { createChain, type Chain } from './chain.ts'
 import { nativeSecp256k1 } from './crypto/secp256k1.ts'
+import { UpstreamError } from './errors.ts'
 import { commandLineOptions, usage } from './cli-usage.ts'
-import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
+import { chainOptions, forkOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { ListenError, SEALED_PATH, startServer } from './server/server.ts'
 import { VERSION } from './rpc/node-methods.ts'
@@ -16,7 +17,7 @@ import { VERSION } from './rpc/node-methods.ts'
 type Definition = OptionDefinition<never, unknown>
 
 function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; port: number; silent: boolean } | 'help' | 'version' {
-  const flags = Object.fromEntries(Object.values(commandLineOptions).map((definition) => [definition.flag, { type: 'string' as const }]))
+  const flags = Object.fromEntries(commandLineOptions.map(({ definition }) => [definition.flag, { type: 'string' as const }]))
   const values: Record<string, string | boolean | undefined> = parseArgs({
     args: argv,
     options: { ...flags, instant: { type: 'boolean' }, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
@@ -34,11 +35,29 @@ function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; 
     definition.parse(given as never, `--${definition.flag}`)
     chain[name] = given
   }
+  const fork: Record<string, unknown> = {}
+  for (const [name, definition] of Object.entries(forkOptions) as Array<[string, Definition]>) {
+    const given = values[definition.flag]
+    if (typeof given !== 'string') continue
+    definition.parse(given as never, `--${definition.flag}`)
+    fork[name] = given
+  }
+  if (Object.keys(fork).length > 0) {
+    if (fork.url === undefined) throw new TypeError(`--${Object.keys(fork).map((name) => forkOptions[name as keyof typeof forkOptions].flag)[0]} needs --fork-url`)
+    chain.fork = fork
+  }
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
   if (values.instant === true) chain.mining = 'instant'
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
   const port = typeof values.port === 'string' ? serverOptions.port.parse(values.port, '--port') : serverOptions.port.default({ clock: 'realtime' })
   return { chain: chain as ChainOptions, host, port, silent: values.silent === true }
+}
+
+/** The banner's fork line (no URL on it: the ready line stays the only one with http://). */
+function forkLine(chain: Chain): string[] {
+  const { fork } = chain.options
+  if (fork === undefined) return []
+  return [`Fork: block ${chain.blockNumber()} of ${new URL(fork.url).host}, chain id ${chain.options.chainId}; cache ${fork.cache === false ? 'off' : fork.cache}`]
 }
 
 function banner(chain: Chain): string {
@@ -53,6 +72,7 @@ function banner(chain: Chain): string {
     `Chain ID: ${options.chainId}`,
     `Clock: ${options.clock}, a pre-confirmation every ${options.preconfIntervalMs} ms, a block every ${options.blockTimeMs} ms`,
     `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${options.genesisTimestamp}`,
+    ...forkLine(chain),
     `Sender recovery: ${nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves (native libsecp256k1 did not load)'}`,
     // No URL on this line: the ready line stays the only one with http:// (scripts grep for it).
     `Sealed-only endpoint: path ${SEALED_PATH} on the same port (no pre-confirmations; for cast send, forge script, Ignition)`,
@@ -83,6 +103,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     chain = await createChain(parsed.chain)
   } catch (error) {
+    // An upstream that cannot be forked is not a usage error.
+    if (error instanceof UpstreamError) {
+      process.stderr.write(`error: ${error.message}\n`)
+      return 1
+    }
     process.stderr.write(`error: ${(error as Error).message}\n\n${usage()}\n`)
     return 2
   }

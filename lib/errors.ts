@@ -192,6 +192,18 @@ export class InvalidInputError extends RPCError {
   }
 }
 
+/**
+ * A forked chain's upstream failed (unreachable, timed out, refused) or answered what it should
+ * not: -32000 with a message naming the upstream and the call. Nothing is cached from a failed
+ * call, so the next request tries again.
+ */
+export class UpstreamError extends RPCError {
+  override name = 'UpstreamError'
+  constructor(message: string, options: RPCErrorOptions = {}) {
+    super(RPCErrorCode.server, message, options)
+  }
+}
+
 /** -32000 for a well-formed request naming something the devnet does not have (an unknown block hash or account). */
 export class ResourceNotFoundError extends RPCError {
   override name = 'ResourceNotFoundError'

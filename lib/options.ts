@@ -6,23 +6,11 @@
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
+import { defaultForkCacheDirectory } from './fork/cache-directory.ts'
+import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
 import type { Address } from './types.ts'
 
-/** One option. `Input` is what callers may pass, `Value` what the chain uses. */
-export interface OptionDefinition<Input, Value> {
-  /** The CLI flag, without dashes. */
-  readonly flag: string
-  /** One line for `--help` and the README. */
-  readonly description: string
-  /** The default, as shown in `--help` and the README. */
-  readonly defaultText: string
-  /** Parses a value given by a caller or a CLI string; throws a TypeError naming the option. */
-  readonly parse: (value: Input | string, name: string) => Value
-  /** The value used when the option is not given (may depend on the clock mode). */
-  readonly default: (context: { clock: ClockMode }) => Value
-  /** The CLI's default, where it differs from the library's. */
-  readonly cliDefault?: Value
-}
+export type { OptionDefinition } from './option-definition.ts'
 
 /**
  * `interval`: pre-confirmation ticks and seals follow the clock. `instant`: each accepted
@@ -35,56 +23,6 @@ export type MiningMode = 'interval' | 'instant' | 'auto' | 'off'
 
 /** The JSON-RPC code of an `execution reverted` error: Base's documented -32000, or geth's and Anvil's 3. */
 export type RevertCode = -32000 | 3
-
-function invalid(name: string, expected: string, value: unknown): TypeError {
-  return new TypeError(`invalid option ${name}: expected ${expected}, got ${typeof value === 'string' ? `"${value}"` : String(value)}`)
-}
-
-function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: number | string, name: string): number => {
-    const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
-    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min || number > max) {
-      throw invalid(name, `an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`, value)
-    }
-    return number
-  }
-}
-
-function wei(value: bigint | number | string, name: string): bigint {
-  if (typeof value === 'bigint' && value >= 0n) return value
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim())
-  throw invalid(name, 'a non-negative integer amount', value)
-}
-
-/** Decimal ether (`"10000"`, `0.5`, `1000n`) to wei. */
-function ether(value: bigint | number | string, name: string): bigint {
-  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : `${value}`
-  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
-  if ((typeof value === 'bigint' && value < 0n) || match === null) throw invalid(name, 'a non-negative amount of ether', value)
-  return BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
-}
-
-function oneOf<T extends string>(...choices: T[]) {
-  return (value: T | string, name: string): T => {
-    if (!choices.includes(value as T)) throw invalid(name, choices.join(' | '), value)
-    return value as T
-  }
-}
-
-function address(value: string, name: string): Address {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw invalid(name, 'a 20-byte hex address', value)
-  return value.toLowerCase() as Address
-}
-
-function text(value: string, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(name, 'a non-empty string', value)
-  return value.trim()
-}
-
-function define<Input, Value>(definition: OptionDefinition<Input, Value>): OptionDefinition<Input, Value> {
-  return definition
-}
 
 /** The default genesis timestamp under the manual clock: 2025-01-01T00:00:00Z. */
 const MANUAL_GENESIS_TIMESTAMP = 1_735_689_600
@@ -210,6 +148,73 @@ export const chainOptions = {
   }),
 }
 
+/** A JSON-RPC endpoint URL: http or https. */
+function endpoint(value: string, name: string): string {
+  const given = text(value, name)
+  let url: URL
+  try {
+    url = new URL(given)
+  } catch {
+    throw invalid(name, 'an http:// or https:// URL', value)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(name, 'an http:// or https:// URL', value)
+  return given
+}
+
+/** A block number: a non-negative integer (bigint, number, decimal or 0x-hex string). */
+function blockNumber(value: bigint | number | string, name: string): bigint {
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(value.trim())) return BigInt(value.trim())
+  return wei(value, name)
+}
+
+/** A cache directory, or `false` (`'off'` on the command line) for none. */
+function cacheDirectory(value: string | false, name: string): string | false {
+  if (value === false || value === 'off') return false
+  return text(value, name)
+}
+
+/**
+ * The options of a fork (`createChain({ fork: { url, blockNumber } })`, `--fork-url`,
+ * `--fork-block-number`): state loads lazily from the upstream at the fork block.
+ */
+export const forkOptions = {
+  url: define<string, string>({
+    flag: 'fork-url',
+    description: 'JSON-RPC URL of a chain to fork: its state loads lazily from there, and the chain continues from its block',
+    defaultText: 'none (a fresh chain)',
+    parse: endpoint,
+    default: () => '',
+  }),
+  blockNumber: define<bigint | number | string, bigint | undefined>({
+    flag: 'fork-block-number',
+    description: "the upstream block to fork at (the upstream's latest when not given)",
+    defaultText: "the upstream's latest",
+    parse: blockNumber,
+    default: () => undefined,
+  }),
+  cache: define<string | false, string | false>({
+    flag: 'fork-cache',
+    description: "directory of the on-disk cache of upstream state (by chain id and fork block), or 'off'",
+    defaultText: 'the platform cache directory (~/.cache/preconf-devnet/fork on Linux)',
+    parse: cacheDirectory,
+    default: () => defaultForkCacheDirectory(),
+  }),
+  retries: define<number, number>({
+    flag: 'fork-retries',
+    description: 'retries of an upstream request that failed for a transient reason (connection, timeout, 429/5xx), with back-off',
+    defaultText: '4',
+    parse: integer(0, 100),
+    default: () => 4,
+  }),
+  timeoutMs: define<number, number>({
+    flag: 'fork-timeout',
+    description: 'milliseconds an upstream request may take',
+    defaultText: '20000',
+    parse: integer(1),
+    default: () => 20_000,
+  }),
+}
+
 /** The options of the `preconf-devnet` command beyond the chain's. */
 export const serverOptions = {
   host: define<string, string>({
@@ -229,26 +234,53 @@ export const serverOptions = {
 }
 
 type Definitions = typeof chainOptions
+type ForkDefinitions = typeof forkOptions
 type InputOf<D> = D extends OptionDefinition<infer Input, unknown> ? Input : never
 type ValueOf<D> = D extends OptionDefinition<unknown, infer Value> ? Value : never
 
+/** Options of a fork: `url` is required, the rest optional (see `forkOptions` for each default). */
+export type ForkOptions = { url: string } & { [K in Exclude<keyof ForkDefinitions, 'url'>]?: InputOf<ForkDefinitions[K]> }
+
+/** A fork's options with every default applied. */
+export type ResolvedForkOptions = { readonly [K in keyof ForkDefinitions]: ValueOf<ForkDefinitions[K]> }
+
 /** Options of `createChain`; every field is optional (see `chainOptions` for each default). */
-export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> }
+export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> } & {
+  /** Fork a live chain (`--fork-url`): see `forkOptions`. */
+  fork?: ForkOptions
+}
 
 /** Options with every default applied and every value checked. */
-export type ResolvedChainOptions = { readonly [K in keyof Definitions]: ValueOf<Definitions[K]> }
+export type ResolvedChainOptions = { readonly [K in keyof Definitions]: ValueOf<Definitions[K]> } & {
+  /** The fork's options, or undefined for a fresh chain. */
+  readonly fork: ResolvedForkOptions | undefined
+}
+
+/** Applies each definition's parser to the given values and its default to the rest. */
+function resolveGroup(definitions: Record<string, OptionDefinition<never, unknown>>, given: Record<string, unknown>, clock: ClockMode, prefix: string): Record<string, unknown> {
+  for (const name of Object.keys(given)) {
+    if (!(name in definitions)) throw new TypeError(`unknown option ${prefix}${name}`)
+  }
+  const resolved: Record<string, unknown> = {}
+  for (const [name, definition] of Object.entries(definitions)) {
+    const value = given[name]
+    resolved[name] = value === undefined ? definition.default({ clock }) : definition.parse(value as never, `${prefix}${name}`)
+  }
+  return resolved
+}
+
+function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | undefined {
+  if (fork === undefined) return undefined
+  if (typeof fork !== 'object' || fork === null || (fork as { url?: unknown }).url === undefined) throw invalid('fork', '{ url, blockNumber?, cache?, retries?, timeoutMs? }', fork)
+  return resolveGroup(forkOptions, fork as Record<string, unknown>, clock, 'fork.') as ResolvedForkOptions
+}
 
 /** Applies defaults and checks every given value; unknown options are an error. */
 export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOptions {
-  for (const name of Object.keys(options)) {
-    if (!(name in chainOptions)) throw new TypeError(`unknown option ${name}`)
-  }
+  const { fork, ...rest } = options
   const clock = options.clock === undefined ? 'manual' : chainOptions.clock.parse(options.clock, 'clock')
-  const resolved: Record<string, unknown> = {}
-  for (const [name, definition] of Object.entries(chainOptions) as Array<[keyof Definitions, OptionDefinition<unknown, unknown>]>) {
-    const given = options[name]
-    resolved[name] = given === undefined ? definition.default({ clock }) : definition.parse(given, name)
-  }
+  const resolved = resolveGroup(chainOptions, rest, clock, '')
+  resolved.fork = resolveFork(fork, clock)
   if ((resolved.preconfIntervalMs as number) > (resolved.blockTimeMs as number)) {
     throw new TypeError(
       `invalid options: preconfIntervalMs (${resolved.preconfIntervalMs}) must not exceed blockTimeMs (${resolved.blockTimeMs}), or no pre-confirmation would ever run`,

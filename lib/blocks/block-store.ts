@@ -11,9 +11,11 @@ export interface SealedTransaction {
   readonly included: IncludedTransaction
 }
 
-/** Every sealed block, from genesis to the head. */
+/** Every sealed block, from the first (genesis, or a fork's block) to the head. */
 export class BlockStore {
   private readonly blocks: SealedBlock[] = []
+  /** The first block's number. */
+  private firstNumber = 0
   private readonly blocksByHash = new Map<Hash, SealedBlock>()
   private readonly transactions = new Map<Hash, SealedTransaction>()
 
@@ -24,9 +26,14 @@ export class BlockStore {
     return this.blocks[this.blocks.length - 1]
   }
 
+  /** The first block: genesis, or the block a fork starts from. */
+  get first(): SealedBlock {
+    return this.blocks[0]
+  }
+
   /** The block at `number`, if sealed. */
   byNumber(number: number): SealedBlock | undefined {
-    return this.blocks[number]
+    return this.blocks[number - this.firstNumber]
   }
 
   /** The block with `hash`, if sealed. */
@@ -39,8 +46,9 @@ export class BlockStore {
     return this.transactions.get(hash)
   }
 
-  /** Appends the next block. */
+  /** Appends the next block (the first may have any number). */
   append(block: SealedBlock): void {
+    if (this.blocks.length === 0) this.firstNumber = Number(block.header.number)
     this.blocks.push(block)
     this.blocksByHash.set(block.hash, block)
     for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })

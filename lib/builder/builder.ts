@@ -9,6 +9,7 @@ import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import { nextBaseFee } from '../blocks/base-fee.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
+import { UpstreamError } from '../errors.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
@@ -80,7 +81,10 @@ export class BlockBuilder {
     let gasUsed = pending.gasUsed
     let logCount = pending.logCount
 
+    /** Set when a forked chain's upstream could not give state a transaction needed: the tick ends there, the transaction stays. */
+    let stalled = false
     for (const source of sources) {
+      if (stalled) break
       if (!policy.takes(source.kind, index)) continue
       for (const stale of source.prune(tick)) {
         dropped.push(stale)
@@ -101,6 +105,10 @@ export class BlockBuilder {
           logCount += receipt.logs.length
           queue.included()
         } catch (error) {
+          if (error instanceof UpstreamError) {
+            stalled = true
+            break
+          }
           // Unexecutable now, or an execution the devnet cannot perform: either way it leaves its
           // source rather than block every later tick.
           const reason = error instanceof UnexecutableTransactionError ? error.message : `execution failed: ${(error as Error).message}`

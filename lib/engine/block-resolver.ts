@@ -11,6 +11,7 @@ import type { BlockContext } from '../execution/block-context.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import type { StateView } from '../state/state-view.ts'
 import type { BlockTagName, Hash } from '../types.ts'
+import type { UpstreamChain } from './upstream-chain.ts'
 
 /** A block selector after parsing: a named tag, a number, or a hash (EIP-1898). */
 export type BlockSelector = { readonly tag: BlockTagName } | { readonly number: bigint } | { readonly hash: Hash }
@@ -43,6 +44,8 @@ export interface ResolverParts {
   readonly pending: () => PendingBlock
   readonly safeLag: number
   readonly finalizedLag: number
+  /** A forked chain's upstream, which holds the blocks up to the fork block. */
+  readonly upstream?: UpstreamChain
 }
 
 /** Maps selectors to blocks. */
@@ -84,9 +87,39 @@ export class BlockResolver {
     return this.parts.pending()
   }
 
-  /** The sealed block at `number`, if any. */
+  /** The first block the chain holds: genesis, or a fork's block. */
+  get firstNumber(): bigint {
+    return this.parts.blocks.first.header.number
+  }
+
+  /** The first block whose contents the chain holds: genesis, or the block after a fork's. */
+  get firstLocalNumber(): bigint {
+    return this.parts.upstream === undefined ? 0n : this.parts.upstream.forkNumber + 1n
+  }
+
+  /** The sealed block at `number`, if the chain holds it. */
   byNumber(number: bigint): SealedBlock | undefined {
-    return number > this.headNumber || number < 0n ? undefined : this.parts.blocks.byNumber(Number(number))
+    return number > this.headNumber || number < this.firstNumber ? undefined : this.parts.blocks.byNumber(Number(number))
+  }
+
+  /**
+   * Whether a read at `selector` is the upstream's to answer (a forked chain): a read of the
+   * state before the fork block, or of the contents of a block up to the fork block (the fork
+   * block's state is local, its transactions the upstream's). A hash the chain does not hold is
+   * looked up on the upstream. Always false on a chain that is not a fork.
+   */
+  upstreamHolds(selector: BlockSelector, reads: 'state' | 'contents'): boolean | Promise<boolean> {
+    const { upstream } = this.parts
+    if (upstream === undefined) return false
+    const last = reads === 'state' ? upstream.forkNumber - 1n : upstream.forkNumber
+    if ('hash' in selector) {
+      const local = this.parts.blocks.byHash(selector.hash)
+      if (local !== undefined) return local.header.number <= last
+      return upstream.numberOf(selector.hash).then((number) => number !== undefined && number <= last)
+    }
+    if ('number' in selector) return selector.number <= last
+    if (selector.tag === 'pending' && this.servesPending) return false
+    return this.numberOfTag(selector.tag) <= last
   }
 
   /** The sealed block with `hash`, if any. */
@@ -114,37 +147,48 @@ export class BlockResolver {
 
   /**
    * The number `selector` names, for ranges (`eth_getLogs`, `eth_feeHistory`): `pending` is the
-   * block after the head, and a number beyond the head stands as given.
+   * block after the head, and a number stands as given (beyond the head, or before a fork).
    */
   numberOf(selector: BlockSelector): bigint {
-    if ('tag' in selector && selector.tag === 'pending') return this.servesPending ? this.headNumber + 1n : this.headNumber
-    if ('number' in selector && selector.number > this.headNumber) return selector.number
-    return this.sealed(selector).header.number
+    if ('number' in selector) return selector.number
+    if ('hash' in selector) return this.sealed(selector).header.number
+    if (selector.tag === 'pending') return this.servesPending ? this.headNumber + 1n : this.headNumber
+    return this.numberOfTag(selector.tag)
   }
 
-  /** The sealed block `selector` names (not `pending`). */
+  /** The number a tag other than `pending` names among sealed blocks (`safe` and `finalized` trail the head, never below genesis). */
+  numberOfTag(tag: BlockTagName): bigint {
+    const head = this.headNumber
+    switch (tag) {
+      case 'latest':
+      case 'pending':
+        return head
+      case 'safe':
+        return head > BigInt(this.parts.safeLag) ? head - BigInt(this.parts.safeLag) : 0n
+      case 'finalized':
+        return head > BigInt(this.parts.finalizedLag) ? head - BigInt(this.parts.finalizedLag) : 0n
+      case 'earliest':
+        return 0n
+    }
+  }
+
+  /**
+   * The sealed block `selector` names (not `pending`). On a fork, a tag naming a block before
+   * the fork block names the fork block (reads that the upstream answers never get here).
+   */
   private sealed(selector: BlockSelector): SealedBlock {
     const { blocks } = this.parts
-    const head = Number(this.headNumber)
     if ('tag' in selector) {
-      switch (selector.tag) {
-        case 'latest':
-        case 'pending':
-          return blocks.head
-        case 'safe':
-          return blocks.byNumber(Math.max(0, head - this.parts.safeLag))!
-        case 'finalized':
-          return blocks.byNumber(Math.max(0, head - this.parts.finalizedLag))!
-        case 'earliest':
-          return blocks.byNumber(0)!
-      }
+      const number = this.numberOfTag(selector.tag)
+      return blocks.byNumber(Number(number < this.firstNumber ? this.firstNumber : number))!
     }
     if ('hash' in selector) {
       const block = blocks.byHash(selector.hash)
       if (block === undefined) throw new ResourceNotFoundError('header for hash not found')
       return block
     }
-    if (selector.number > BigInt(head)) throw new HeaderNotFoundError()
+    if (selector.number > this.headNumber) throw new HeaderNotFoundError()
+    if (selector.number < this.firstNumber) throw new ResourceNotFoundError(`block ${selector.number} is before the fork block ${this.firstNumber}: only the upstream holds it`)
     return blocks.byNumber(Number(selector.number))!
   }
 

@@ -30,6 +30,7 @@ import { TrieStateCommitment, type StateCommitment } from '../state/state-commit
 import { StateHistory } from '../state/state-history.ts'
 import { EMPTY_STATE_SOURCE } from '../state/state-source.ts'
 import type { StateSource } from '../state/state-view.ts'
+import type { SealedBlock } from '../blocks/block.ts'
 import { TxPool } from '../txpool/txpool.ts'
 import { BlockResolver } from './block-resolver.ts'
 import { Calls } from './calls.ts'
@@ -44,6 +45,7 @@ import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
 import { TokenBalances } from './token-balances.ts'
 import { Tracing } from './tracing.ts'
+import type { UpstreamChain } from './upstream-chain.ts'
 import { Wallet } from './wallet.ts'
 
 /**
@@ -82,6 +84,10 @@ export interface Engine extends ChainView {
   readonly proofs: Proofs
   /** `eth_simulateV1`. */
   readonly simulation: Simulation
+  /** A forked chain's upstream (undefined for a fresh chain). */
+  readonly upstream: UpstreamChain | undefined
+  /** Stops the realtime clock and closes a fork's upstream. */
+  close(): void
   /** Snapshots the whole world (state, history, pending block, mempool, clock); returns its id. */
   snapshot(): Promise<number>
   /** Returns the world to snapshot `id` (discarding it and every later one); false if it is not open. */
@@ -94,6 +100,10 @@ export interface EngineSetup {
   readonly source: StateSource
   /** What computes the state roots of sealed blocks (a trie over the state the chain wrote, or a fixed root). */
   readonly commitment: (undoLog: UndoLog) => StateCommitment
+  /** The block the chain starts from instead of a genesis of its own (a fork's block), its dev accounts funded by the source. */
+  readonly origin?: SealedBlock
+  /** A forked chain's upstream: reads of its blocks go there. */
+  readonly upstream?: UpstreamChain
 }
 
 /** A fresh chain: an empty source, real state roots. */
@@ -113,13 +123,14 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const environment: ExecutionEnvironment = {
     evm: createDevnetEVM(createExecutionCommon(options.chainId, options.hardfork), evmState, (number) => {
       const block = store.byNumber(number)
-      return block === undefined ? undefined : hexToBytes(block.hash)
+      if (block !== undefined) return hexToBytes(block.hash)
+      return setup.upstream?.blockHash(BigInt(number))
     }),
     state: evmState,
     transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
     chainId: BigInt(options.chainId),
   }
-  store.append(createGenesis(options, accounts, history, commitment))
+  store.append(setup.origin ?? createGenesis(options, accounts, history, commitment))
 
   const start = options.genesisTimestamp * 1000
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
@@ -131,7 +142,14 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const now = (): number => clock.now()
   const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now }, options.mining)
   const clock = createClock(options.clock, start, mining.timeline, serialize)
-  const blocks = new BlockResolver({ blocks: store, history, pending: () => builder.pending, safeLag: options.safeLag, finalizedLag: options.finalizedLag })
+  const blocks = new BlockResolver({
+    blocks: store,
+    history,
+    pending: () => builder.pending,
+    safeLag: options.safeLag,
+    finalizedLag: options.finalizedLag,
+    upstream: setup.upstream,
+  })
   const calls = new Calls(blocks, environment, serialize)
   const reads = new StateReads(blocks, pool)
   const lookups = new TransactionLookups(pool, builder, store, clock, events)
@@ -174,6 +192,11 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     tracing: new Tracing({ blocks, store, history, builder, lookups, environment, serialize }),
     proofs: new Proofs({ blocks, history, commitment }),
     simulation: new Simulation({ blocks, environment, serialize }),
+    upstream: setup.upstream,
+    close() {
+      clock.stop()
+      setup.upstream?.close()
+    },
     snapshot: () => serialize(async () => snapshots.take()),
     revert: (id) => serialize(async () => snapshots.revert(id)),
   }

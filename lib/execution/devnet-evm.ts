@@ -184,7 +184,7 @@ export class DevnetEVM extends EVM {
 }
 
 /** Reads block hashes for the BLOCKHASH opcode. */
-export type BlockHashSource = (blockNumber: number) => Uint8Array | undefined
+export type BlockHashSource = (blockNumber: number) => Uint8Array | undefined | Promise<Uint8Array | undefined>
 
 /**
  * The KZG point-evaluation precompile (0x0a) needs a trusted setup the devnet does not ship
@@ -200,7 +200,7 @@ const unavailablePointEvaluation: PrecompileFunc = (input) => ({
 export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHash: BlockHashSource): DevnetEVM {
   const blockchain: EVMMockBlockchainInterface = {
     getBlock: async (blockNumber: number) => {
-      const hash = blockHash(blockNumber) ?? new Uint8Array(32)
+      const hash = (await blockHash(blockNumber)) ?? new Uint8Array(32)
       return { hash: () => hash }
     },
     putBlock: async () => {},

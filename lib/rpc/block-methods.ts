@@ -7,7 +7,7 @@ import type { ChainView } from '../engine/engine.ts'
 import type { BlockSelector } from '../engine/block-resolver.ts'
 import { formatBlock, formatPendingBlock } from './format-block.ts'
 import { formatIncluded, formatReceipt, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
-import { getLogs } from './get-logs.ts'
+import { getLogs, getLogsAcrossFork } from './get-logs.ts'
 import { parseHash, parseSmallQuantity, toQuantity } from './hex.ts'
 import { parseLogQuery } from './log-filter.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
@@ -72,5 +72,7 @@ export const blockMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_getUncleCountByBlockHash: method([blockHash], ({ view }, hash) => (blockWithHash(view, hash) === undefined ? null : '0x0')),
   eth_getUncleByBlockNumberAndIndex: method([blockTag, index], () => null),
   eth_getUncleByBlockHashAndIndex: method([blockHash, index], () => null),
-  eth_getLogs: method([required('0 (filter)', parseLogQuery)], ({ view }, query) => getLogs(view.blocks, query)),
+  eth_getLogs: method([required('0 (filter)', parseLogQuery)], ({ engine, view }, query) =>
+    engine.upstream === undefined ? getLogs(view.blocks, query) : getLogsAcrossFork(view.blocks, engine.upstream, query),
+  ),
 }

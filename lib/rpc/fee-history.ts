@@ -44,7 +44,8 @@ export function feeHistory(blocks: BlockResolver, blockCount: number, newest: Bl
   const includesPending = resolved.kind === 'pending'
   const last = includesPending ? resolved.context.number : resolved.block.header.number
   const count = BigInt(Math.min(blockCount, MAX_BLOCK_COUNT))
-  const oldest = last + 1n - count > 0n ? last + 1n - count : 0n
+  // A fork holds the contents of the blocks after the fork block only (a history up to it is the upstream's).
+  const oldest = last + 1n - count > blocks.firstLocalNumber ? last + 1n - count : blocks.firstLocalNumber
 
   const feeBlocks: FeeBlock[] = []
   for (let number = oldest; number <= last; number++) {

@@ -91,9 +91,14 @@ export class Filters {
   private transactionWatchers = 0
 
   constructor(
-    private readonly engine: Engine,
+    /** The chain's engine as it is now (a reset replaces it; subscriptions and filters carry on). */
+    private readonly currentEngine: () => Engine,
     private readonly events: ChainEmitter,
   ) {}
+
+  private get engine(): Engine {
+    return this.currentEngine()
+  }
 
   /** Installs a block filter; returns its id. */
   newBlockFilter(): Hex {

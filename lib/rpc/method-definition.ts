@@ -3,6 +3,7 @@
  * if optional, a default) and a handler that receives them parsed.
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
+import type { ResetTarget } from '../fork/fork-setup.ts'
 import type { Filters } from './filters.ts'
 import type { Subscriptions } from './subscriptions.ts'
 
@@ -17,6 +18,8 @@ export interface MethodContext {
   readonly subscriptions: Subscriptions
   /** The polled filters (`eth_newFilter` …). */
   readonly filters: Filters
+  /** Starts the chain over (`anvil_reset`): as created, or forking `target`. */
+  readonly reset: (target: ResetTarget | undefined) => Promise<void>
 }
 
 /** A parameter: its name (for error messages), parser, and default when omitted (required if none). */
@@ -28,10 +31,22 @@ export interface Parameter<T> {
 
 type Parsed<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never }
 
+/**
+ * Where a method reads, for a forked chain: which argument names the block (a selector, or a
+ * block hash) and whether the method reads the state there or the block's own contents (state
+ * at the fork block is local, its contents are the upstream's); or which names a transaction.
+ * A read of what only the upstream holds goes to the upstream, as sent.
+ */
+export type ReadTarget =
+  | { readonly block: number; readonly reads: 'state' | 'contents' }
+  | { readonly transaction: number }
+
 /** One RPC method. */
 export interface MethodDefinition {
   readonly parameters: readonly Parameter<unknown>[]
   readonly handler: (context: MethodContext, args: unknown[]) => unknown
+  /** Where the method reads (forked chains hand reads of the upstream's blocks to it). */
+  readonly target?: ReadTarget
 }
 
 /** Declares a method: its parameters, then a handler that gets them parsed and typed. */

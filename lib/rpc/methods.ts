@@ -7,7 +7,8 @@ import { accountMethods } from './account-methods.ts'
 import { blockControlMethods } from './block-control-methods.ts'
 import { blockMethods } from './block-methods.ts'
 import { filterMethods } from './filter-methods.ts'
-import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { lifecycleMethods } from './lifecycle-methods.ts'
+import { method, optional, required, type MethodDefinition, type ReadTarget } from './method-definition.ts'
 import { invalidArgument } from './hex.ts'
 import { nodeMethods } from './node-methods.ts'
 import { signMethods } from './sign-methods.ts'
@@ -19,8 +20,58 @@ import { traceMethods } from './trace-methods.ts'
 import { transactionMethods } from './transaction-methods.ts'
 import { txpoolMethods } from './txpool-methods.ts'
 
+const state = (block: number): ReadTarget => ({ block, reads: 'state' })
+const contents = (block: number): ReadTarget => ({ block, reads: 'contents' })
+const transaction: ReadTarget = { transaction: 0 }
+
+/**
+ * Where each reading method reads, for a forked chain: state before the fork block, the
+ * contents of blocks up to it (a block, its transactions, receipts, traces, encodings, fee
+ * history, proofs against its state root) and transactions in them are the upstream's, and the
+ * request goes there as sent.
+ */
+const readTargets: Readonly<Record<string, ReadTarget>> = {
+  eth_getBalance: state(1),
+  eth_getCode: state(1),
+  eth_getStorageAt: state(2),
+  eth_getTransactionCount: state(1),
+  eth_call: state(1),
+  eth_estimateGas: state(1),
+  eth_createAccessList: state(1),
+  eth_getAccount: state(1),
+  eth_simulateV1: state(1),
+  debug_traceCall: state(1),
+  eth_getProof: contents(2),
+  eth_feeHistory: contents(1),
+  eth_getBlockByNumber: contents(0),
+  eth_getBlockByHash: contents(0),
+  eth_getBlockTransactionCountByNumber: contents(0),
+  eth_getBlockTransactionCountByHash: contents(0),
+  eth_getTransactionByBlockNumberAndIndex: contents(0),
+  eth_getTransactionByBlockHashAndIndex: contents(0),
+  eth_getBlockReceipts: contents(0),
+  eth_getUncleCountByBlockNumber: contents(0),
+  eth_getUncleCountByBlockHash: contents(0),
+  debug_traceBlockByNumber: contents(0),
+  debug_traceBlockByHash: contents(0),
+  debug_getRawHeader: contents(0),
+  debug_getRawBlock: contents(0),
+  debug_getRawReceipts: contents(0),
+  eth_getTransactionByHash: transaction,
+  eth_getTransactionReceipt: transaction,
+  eth_getRawTransactionByHash: transaction,
+  debug_traceTransaction: transaction,
+  debug_getRawTransaction: transaction,
+}
+
+/** `definitions` with each method's read target from {@link readTargets}. */
+function withReadTargets(definitions: Record<string, MethodDefinition>): Record<string, MethodDefinition> {
+  for (const [name, target] of Object.entries(readTargets)) definitions[name] = { ...definitions[name], target }
+  return definitions
+}
+
 /** Every request-response method the devnet answers, by name (any transport). */
-export const methods: Readonly<Record<string, MethodDefinition>> = {
+export const methods: Readonly<Record<string, MethodDefinition>> = withReadTargets({
   ...nodeMethods,
   ...blockMethods,
   ...stateMethods,
@@ -34,7 +85,8 @@ export const methods: Readonly<Record<string, MethodDefinition>> = {
   ...testMethods,
   ...stateControlMethods,
   ...blockControlMethods,
-}
+  ...lifecycleMethods,
+})
 
 function parseSubscriptionName(value: unknown, name: string): string {
   if (typeof value !== 'string') throw invalidArgument(name, 'expected a subscription name')

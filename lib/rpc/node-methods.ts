@@ -40,7 +40,14 @@ function parsePercentiles(value: unknown, name: string): number[] {
  * realtime clock's start, a reset) a new one.
  */
 function instanceId(engine: Engine): string {
-  return bytesToHex(keccak256(hexToBytes(engine.blocks.byNumber(0n)!.hash)))
+  return bytesToHex(keccak256(hexToBytes(engine.blocks.byNumber(engine.blocks.firstNumber)!.hash)))
+}
+
+/** The fork's upstream chain id and block, as Hardhat's and Anvil's metadata give them; null for a fresh chain. */
+function forkedNetwork(engine: Engine): Record<string, unknown> | null {
+  const { upstream } = engine
+  if (upstream === undefined) return null
+  return { chainId: upstream.chainId, forkBlockNumber: Number(upstream.forkNumber), forkBlockHash: engine.blocks.byNumber(upstream.forkNumber)!.hash }
 }
 
 /** Hardhat's and Anvil's `*_metadata`. */
@@ -52,7 +59,7 @@ function metadata(engine: Engine): Record<string, unknown> {
     instanceId: instanceId(engine),
     latestBlockNumber: Number(head.header.number),
     latestBlockHash: head.hash,
-    forkedNetwork: null,
+    forkedNetwork: forkedNetwork(engine),
     snapshots: {},
   }
 }
@@ -88,7 +95,10 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
         gasLimit: toQuantity(context.gasLimit),
         gasPrice: toQuantity(context.baseFeePerGas + SUGGESTED_PRIORITY_FEE),
       },
-      forkConfig: { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null },
+      forkConfig:
+        engine.upstream === undefined
+          ? { forkUrl: null, forkBlockNumber: null, forkRetryBackoff: null }
+          : { forkUrl: engine.upstream.url, forkBlockNumber: Number(engine.upstream.forkNumber), forkRetryBackoff: null },
     }
   }),
 

@@ -49,9 +49,14 @@ export class Subscriptions {
   private count = 0
 
   constructor(
-    private readonly engine: Engine,
+    /** The chain's engine as it is now (a reset replaces it; subscriptions and filters carry on). */
+    private readonly currentEngine: () => Engine,
     private readonly events: ChainEmitter,
   ) {}
+
+  private get engine(): Engine {
+    return this.currentEngine()
+  }
 
   /** Starts a `kind` subscription (with its option: a filter or a flag); returns its id (16 bytes of hex, as geth's). */
   subscribe(kind: string, option: unknown): Hex {

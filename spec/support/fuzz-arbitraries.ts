@@ -38,6 +38,8 @@ export type Kind =
   | 'typedData'
   /** A string (filter ids). */
   | 'string'
+  /** `evm_mine`'s parameter: a timestamp, or Anvil's `{ timestamp?, blocks? }` (an empty object is valid). */
+  | 'mineOptions'
   /** An array of storage keys (eth_getProof). */
   | 'storageKeys'
 
@@ -94,7 +96,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   base_transactionStatus: [p('0 (hash)', 'hash', true, ZERO_HASH)],
   // Test controls (lib/rpc/test-methods.ts; Hardhat's and Anvil's signatures).
   preconf_advanceClock: [p('0 (milliseconds)', 'milliseconds', true, '0x0')],
-  evm_mine: [p('0 (timestamp)', 'quantity', false, null)],
+  evm_mine: [p('0 (timestamp)', 'mineOptions', false, null)],
   evm_snapshot: [],
   evm_revert: [p('0 (snapshot id)', 'count', true, '0x1')],
   evm_increaseTime: [p('0 (seconds)', 'count', true, '0x0')],
@@ -170,8 +172,8 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   debug_getRawBlock: [p('0 (block)', 'block', true, 'latest')],
   debug_getRawReceipts: [p('0 (block)', 'block', true, 'latest')],
   // More test controls (Anvil's and Hardhat's names).
-  evm_mine_detailed: [p('0 (timestamp)', 'quantity', false, null)],
-  anvil_mine_detailed: [p('0 (timestamp)', 'quantity', false, null)],
+  evm_mine_detailed: [p('0 (timestamp)', 'mineOptions', false, null)],
+  anvil_mine_detailed: [p('0 (timestamp)', 'mineOptions', false, null)],
   anvil_snapshot: [],
   anvil_revert: [p('0 (snapshot id)', 'count', true, '0x1')],
   anvil_increaseTime: [p('0 (seconds)', 'count', true, '0x0')],
@@ -198,6 +200,8 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   ...twins('dropTransaction', [p('0 (hash)', 'hash', true, ZERO_HASH)]),
   ...twins('dropAllTransactions', []),
   anvil_removePoolTransactions: [p('0 (address)', 'address', true, BOB)],
+  ...twins('reset', [p('0 (options)', 'object', false, null)]),
+  anvil_setRpcUrl: [p('0 (url)', 'string', true, 'http://127.0.0.1:1')],
 }
 
 function twins(name: string, params: ParamSpec[]): Record<string, ParamSpec[]> {
@@ -426,6 +430,8 @@ export function maybeValid(kind: Kind, value: unknown): boolean {
     case 'overrides':
     case 'object':
       return isPlainObject(value)
+    case 'mineOptions':
+      return maybeQuantity(value) || isPlainObject(value)
     case 'typedData':
       return isPlainObject(value) || typeof value === 'string'
     case 'string':

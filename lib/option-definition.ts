@@ -1,0 +1,79 @@
+/**
+ * How an option is defined (its flag, description, default and parser) and the parsers options
+ * share. lib/options.ts is the catalogue of options built from these.
+ */
+import type { ClockMode } from './clock/clock.ts'
+import type { Address } from './types.ts'
+
+/** One option. `Input` is what callers may pass, `Value` what the chain uses. */
+export interface OptionDefinition<Input, Value> {
+  /** The CLI flag, without dashes. */
+  readonly flag: string
+  /** One line for `--help` and the README. */
+  readonly description: string
+  /** The default, as shown in `--help` and the README. */
+  readonly defaultText: string
+  /** Parses a value given by a caller or a CLI string; throws a TypeError naming the option. */
+  readonly parse: (value: Input | string, name: string) => Value
+  /** The value used when the option is not given (may depend on the clock mode). */
+  readonly default: (context: { clock: ClockMode }) => Value
+  /** The CLI's default, where it differs from the library's. */
+  readonly cliDefault?: Value
+}
+
+/** The error of an option given a value it cannot take. */
+export function invalid(name: string, expected: string, value: unknown): TypeError {
+  return new TypeError(`invalid option ${name}: expected ${expected}, got ${typeof value === 'string' ? `"${value}"` : String(value)}`)
+}
+
+/** A parser of integers from `min` to `max` (numbers, or decimal strings from the CLI). */
+export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (value: number | string, name: string): number => {
+    const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
+    if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min || number > max) {
+      throw invalid(name, `an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`, value)
+    }
+    return number
+  }
+}
+
+/** A parser of non-negative integer amounts (wei, gas). */
+export function wei(value: bigint | number | string, name: string): bigint {
+  if (typeof value === 'bigint' && value >= 0n) return value
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim())
+  throw invalid(name, 'a non-negative integer amount', value)
+}
+
+/** Decimal ether (`"10000"`, `0.5`, `1000n`) to wei. */
+export function ether(value: bigint | number | string, name: string): bigint {
+  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : `${value}`
+  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
+  if ((typeof value === 'bigint' && value < 0n) || match === null) throw invalid(name, 'a non-negative amount of ether', value)
+  return BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+/** A parser of one of `choices`. */
+export function oneOf<T extends string>(...choices: T[]) {
+  return (value: T | string, name: string): T => {
+    if (!choices.includes(value as T)) throw invalid(name, choices.join(' | '), value)
+    return value as T
+  }
+}
+
+/** A parser of 20-byte hex addresses (to lowercase). */
+export function address(value: string, name: string): Address {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw invalid(name, 'a 20-byte hex address', value)
+  return value.toLowerCase() as Address
+}
+
+/** A parser of non-empty strings (trimmed). */
+export function text(value: string, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(name, 'a non-empty string', value)
+  return value.trim()
+}
+
+/** Declares an option (the identity, for type inference). */
+export function define<Input, Value>(definition: OptionDefinition<Input, Value>): OptionDefinition<Input, Value> {
+  return definition
+}

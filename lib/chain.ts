@@ -1,28 +1,20 @@
 /**
- * The chain object users hold: a thin, typed facade over the engine. It parses what callers
- * pass (hex or bigint, tags or numbers) with the RPC layer's parsers, calls the engine, and
- * emits the engine's events. `request` is the EIP-1193 provider over the same method table the
- * servers use; subscriptions made through it arrive as EIP-1193 `message` events.
+ * The chain object users hold: typed plain functions over the engine its host holds. They
+ * parse what callers pass (hex or bigint, tags or numbers) with the RPC layer's parsers and
+ * call the engine; `request`, the events, resets and state dumps come from the host.
  */
-import { EventEmitter } from 'node:events'
-import type { DevAccount } from './accounts/dev-accounts.ts'
 import type { SealedBlock } from './blocks/block.ts'
 import type { Preconfirmation } from './builder/builder.ts'
 import type { PendingBlockView } from './builder/pending-block.ts'
-import type { Clock } from './clock/clock.ts'
-import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
-import { openChain, resetOptions, type OpenedChain, type ResetTarget } from './fork/fork-setup.ts'
-import type { ChainEvents } from './engine/events.ts'
+import { EngineHost } from './engine-host.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
-import type { ChainOptions, MiningMode, ResolvedChainOptions } from './options.ts'
+import { openChain, reopenedOptions } from './open-chain.ts'
+import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
-import type { MethodContext } from './rpc/method-definition.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike } from './rpc/params.ts'
-import { handleRequest, presentError, type RequestArguments } from './rpc/request.ts'
-import { Filters } from './rpc/filters.ts'
-import { Subscriptions } from './rpc/subscriptions.ts'
+import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
 
@@ -44,96 +36,26 @@ const address = (value: string): Address => parseAddress(value, '0 (address)')
 const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')
 
 /** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
-export class Chain extends EventEmitter<ChainEvents> {
-  /**
-   * The standard endpoint of the same chain, as an EIP-1193 provider: `pending` is the newest
-   * sealed block and a receipt exists once its block seals (as on a node without
-   * pre-confirmations, which Base serves beside its flashblocks endpoint). Tools that read a
-   * receipt and then the nonce at `latest` (Foundry's cast and forge) want this one.
-   */
-  readonly sealed: { request(args: RequestArguments): Promise<unknown> }
-  #engine: Engine
-  #context: MethodContext
-  #sealedContext: MethodContext
-  readonly #subscriptions: Subscriptions
-  readonly #filters: Filters
-  /** Opens the chain anew as it was created, or forking another block (`anvil_reset`). */
-  readonly #reopen: (target: ResetTarget | undefined) => Promise<OpenedChain>
-
-  /**
-   * Use {@link createChain}. `setup` is the engine's state source and commitment (a fork's, say);
-   * `reopen` opens the chain anew for a reset (by default, as `options` say, on a fresh setup).
-   */
-  constructor(options: ResolvedChainOptions, setup?: EngineSetup, reopen?: (target: ResetTarget | undefined) => Promise<OpenedChain>) {
-    super()
-    // Subscriptions and pending sync sends each listen; there is no leak to warn about.
-    this.setMaxListeners(0)
-    this.#engine = createEngine(options, this, setup)
-    this.#subscriptions = new Subscriptions(() => this.#engine, this)
-    this.#filters = new Filters(() => this.#engine, this)
-    this.#reopen = reopen ?? (async () => ({ options, setup: undefined }))
-    this.#context = this.#contextOf(this.#engine, this.#engine)
-    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
-    this.sealed = { request: (args) => handleRequest(this.#sealedContext, args) }
-  }
-
-  /** The options in effect, defaults applied. */
-  get options(): ResolvedChainOptions {
-    return this.#engine.options
-  }
-
-  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
-  get accounts(): readonly DevAccount[] {
-    return this.#engine.accounts
-  }
-
-  /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
-  get clock(): Clock {
-    return this.#engine.clock
-  }
-
-  /** EIP-1193: `await chain.request({ method: 'eth_getBalance', params: [address, 'pending'] })`. */
-  request(args: RequestArguments): Promise<unknown> {
-    return handleRequest(this.#context, args)
-  }
-
-  /**
-   * Starts the chain over (`anvil_reset`, `hardhat_reset`): as it was created, or forking
-   * `target` (its url, or the current fork's; its block, or the upstream's latest). Snapshots
-   * end; subscriptions and listeners carry on with the new chain.
-   */
-  async reset(target?: ResetTarget): Promise<void> {
-    const { options, setup } = await this.#reopen(target)
-    const previous = this.#engine
-    this.#engine = createEngine(options, this, setup)
-    this.#context = this.#contextOf(this.#engine, this.#engine)
-    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
-    previous.close()
-  }
-
-  #contextOf(engine: Engine, view: ChainView): MethodContext {
-    return { engine, view, subscriptions: this.#subscriptions, filters: this.#filters, reset: (target) => this.reset(target) }
-  }
-
+export class Chain extends EngineHost {
   /** The newest sealed block's number. */
   blockNumber(): bigint {
-    return this.#engine.blocks.headNumber
+    return this.engine.blocks.headNumber
   }
 
   /** The balance of `address` in wei at `block` (default `latest`). */
   async getBalance(address_: string, block: BlockTag = 'latest'): Promise<bigint> {
-    return this.#engine.reads.balance(address(address_), tag(block))
+    return this.engine.reads.balance(address(address_), tag(block))
   }
 
   /** The runtime code of `address` at `block`, as hex (`0x` for none). */
   async getCode(address_: string, block: BlockTag = 'latest'): Promise<Hex> {
-    const code = this.#engine.reads.code(address(address_), tag(block))
+    const code = this.engine.reads.code(address(address_), tag(block))
     return formatCode(code instanceof Uint8Array ? code : await code)
   }
 
   /** The 32-byte storage word at `slot` of `address`, at `block`. */
   async getStorageAt(address_: string, slot: Hex | bigint, block: BlockTag = 'latest'): Promise<Hex> {
-    const word = this.#engine.reads.storage(address(address_), parseQuantityLike(slot, '1 (slot)'), tag(block))
+    const word = this.engine.reads.storage(address(address_), parseQuantityLike(slot, '1 (slot)'), tag(block))
     return toWord(typeof word === 'bigint' ? word : await word)
   }
 
@@ -142,7 +64,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * counts the sender's mempool transactions without a gap, as geth's pending nonce does.
    */
   async getTransactionCount(address_: string, block: BlockTag = 'latest'): Promise<number> {
-    const nonce = this.#engine.reads.nonce(address(address_), tag(block))
+    const nonce = this.engine.reads.nonce(address(address_), tag(block))
     return Number(typeof nonce === 'bigint' ? nonce : await nonce)
   }
 
@@ -151,7 +73,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * -32000 `execution reverted` with the revert data as `data`.
    */
   async call(request: CallParameters, block: BlockTag = 'latest'): Promise<Hex> {
-    const outcome = await this.#engine.calls.call(parseCallRequest(request, '0 (call)'), tag(block))
+    const outcome = await this.engine.calls.call(parseCallRequest(request, '0 (call)'), tag(block))
     try {
       return toData(callResultOrThrow(outcome))
     } catch (error) {
@@ -161,14 +83,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The least gas `request` needs at `block` (default `pending`), found as geth's eth_estimateGas does. */
   estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
-    return this.#engine.calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
+    return this.engine.calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
       throw presentError(error, this.options.revertCode)
     })
   }
 
   /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */
   sendRawTransaction(raw: Hex | Uint8Array): Promise<Hash> {
-    return this.#engine.intake.submitRaw(typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw.slice())
+    return this.engine.intake.submitRaw(typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw.slice())
   }
 
   /**
@@ -178,7 +100,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * pending base fee plus the tip (or a legacy transaction when `gasPrice` is given).
    */
   sendTransaction(request: CallParameters & { readonly nonce?: Hex | bigint }): Promise<Hash> {
-    return this.#engine.intake.submitRequest(parseCallRequest(request, '0 (transaction)'))
+    return this.engine.intake.submitRequest(parseCallRequest(request, '0 (transaction)'))
   }
 
   /**
@@ -186,118 +108,114 @@ export class Chain extends EventEmitter<ChainEvents> {
    * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it.
    */
   waitForPreconfirmation(hash: string, timeoutMs: number): Promise<ExecutedLocation> {
-    return this.#engine.lookups.waitForPreconfirmation(parseHash(hash, '0 (hash)'), timeoutMs)
+    return this.engine.lookups.waitForPreconfirmation(parseHash(hash, '0 (hash)'), timeoutMs)
   }
 
   /** Where the transaction with `hash` is — mempool, pre-confirmed or sealed — if anywhere. */
   findTransaction(hash: string): TransactionLocation | undefined {
-    return this.#engine.lookups.find(parseHash(hash, '0 (hash)'))
+    return this.engine.lookups.find(parseHash(hash, '0 (hash)'))
   }
 
   /** The pre-confirmed block as it stands (read-only). */
   get pending(): PendingBlockView {
-    return this.#engine.blocks.pending.view
+    return this.engine.blocks.pending.view
   }
 
   /** The sealed block at `number`. */
   blockByNumber(number: number | bigint): SealedBlock | undefined {
-    return this.#engine.blocks.byNumber(BigInt(number))
+    return this.engine.blocks.byNumber(BigInt(number))
   }
 
   /** The sealed block with `hash`. */
   blockByHash(hash: string): SealedBlock | undefined {
-    return this.#engine.blocks.byHash(parseHash(hash, '0 (hash)'))
+    return this.engine.blocks.byHash(parseHash(hash, '0 (hash)'))
   }
 
   /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
   tick(): Promise<Preconfirmation> {
-    return this.#engine.mining.tick()
+    return this.engine.mining.tick()
   }
 
   /** Seals a block now (`evm_mine`), after a last tick; the schedule restarts from this instant. */
   mine(): Promise<SealedBlock> {
-    return this.#engine.mining.mine()
+    return this.engine.mining.mine()
   }
 
   /** Seals `count` blocks now (`anvil_mine`), each `intervalSeconds` after its parent (default 1). */
   mineBlocks(count: number, intervalSeconds = 1n): Promise<SealedBlock | undefined> {
-    return this.#engine.mining.mineBlocks(count, intervalSeconds)
+    return this.engine.mining.mineBlocks(count, intervalSeconds)
   }
 
   /** How accepted transactions become blocks (see {@link MiningMode}). */
   get mining(): MiningMode {
-    return this.#engine.mining.mode
+    return this.engine.mining.mode
   }
 
   /** Switches the mining mode (`evm_setAutomine`); leaving `auto`, the schedule restarts from now. */
   setMining(mode: MiningMode): Promise<void> {
-    return this.#engine.mining.setMode(mode)
+    return this.engine.mining.setMode(mode)
   }
 
   /** Whether the node's activity log writes lines; `anvil_setLoggingEnabled` switches it (on by default). */
   get loggingEnabled(): boolean {
-    return this.#engine.controls.loggingEnabled
+    return this.engine.controls.loggingEnabled
   }
 
   /** Snapshots the whole world (`evm_snapshot`): state, history, pending block, mempool, clock. */
   snapshot(): Promise<number> {
-    return this.#engine.snapshot()
+    return this.engine.snapshot()
   }
 
   /** Returns the world to snapshot `id` (`evm_revert`), discarding it and every later one; false if not open. */
   revert(id: number): Promise<boolean> {
-    return this.#engine.revert(id)
+    return this.engine.revert(id)
   }
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
   setBalance(address_: string, balance: bigint): Promise<void> {
-    return this.#engine.controls.setBalance(address(address_), balance)
+    return this.engine.controls.setBalance(address(address_), balance)
   }
 
   /** Sets the nonce of `address`, at `latest` and `pending` at once. */
   setNonce(address_: string, nonce: bigint): Promise<void> {
-    return this.#engine.controls.setNonce(address(address_), nonce)
+    return this.engine.controls.setNonce(address(address_), nonce)
   }
 
   /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */
   setCode(address_: string, code: Hex | Uint8Array): Promise<void> {
-    return this.#engine.controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
+    return this.engine.controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
   }
 
   /** Sets one storage word of `address`, at `latest` and `pending` at once. */
   setStorageAt(address_: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
-    return this.#engine.controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
+    return this.engine.controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
   }
 
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
   impersonateAccount(address_: string): void {
-    this.#engine.controls.impersonate(address(address_))
+    this.engine.controls.impersonate(address(address_))
   }
 
   /** Ends {@link impersonateAccount} for `address`. */
   stopImpersonatingAccount(address_: string): void {
-    this.#engine.controls.stopImpersonating(address(address_))
+    this.engine.controls.stopImpersonating(address(address_))
   }
 
   /** Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); returns the total offset. */
   increaseTime(seconds: number): Promise<number> {
-    return this.#engine.controls.increaseTime(seconds)
+    return this.engine.controls.increaseTime(seconds)
   }
 
   /** Gives the next block `timestamp` (`evm_setNextBlockTimestamp`); later blocks follow on. */
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
-    return this.#engine.controls.setNextBlockTimestamp(timestamp)
+    return this.engine.controls.setNextBlockTimestamp(timestamp)
   }
 
   /** Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock again). */
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
-    return this.#engine.controls.setBlockTimestampInterval(seconds)
+    return this.engine.controls.setBlockTimestampInterval(seconds)
   }
 
-  /** Stops the realtime clock driver and closes a fork's upstream connections; the chain keeps answering reads of what it holds. */
-  close(): void {
-    this.#engine.close()
-  }
 }
 
 /**
@@ -311,5 +229,5 @@ export class Chain extends EventEmitter<ChainEvents> {
  */
 export async function createChain(options: ChainOptions = {}): Promise<Chain> {
   const opened = await openChain(options)
-  return new Chain(opened.options, opened.setup, (target) => openChain(resetOptions(options, opened.options, target)))
+  return new Chain(opened.options, opened.setup, (change) => openChain(reopenedOptions(options, opened.options, change)))
 }

@@ -4,10 +4,12 @@
  * Flags come from the option definitions (lib/options.ts); prints the accounts and one ready
  * line with the URL, logs activity, and shuts down cleanly on SIGINT/SIGTERM.
  */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { createChain, type Chain } from './chain.ts'
 import { nativeSecp256k1 } from './crypto/secp256k1.ts'
 import { UpstreamError } from './errors.ts'
+import { StateDumpError } from './persistence/dump-fields.ts'
 import { commandLineOptions, usage } from './cli-usage.ts'
 import { chainOptions, forkOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
@@ -16,7 +18,19 @@ import { VERSION } from './rpc/node-methods.ts'
 
 type Definition = OptionDefinition<never, unknown>
 
-function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; port: number; silent: boolean } | 'help' | 'version' {
+/** What the command line asked for. */
+interface CommandLine {
+  readonly chain: ChainOptions
+  readonly host: string
+  readonly port: number
+  readonly silent: boolean
+  /** The state file to start from (--load-state, or --state when it exists). */
+  readonly loadFrom: string | undefined
+  /** The state file to write on exit (--dump-state, --state). */
+  readonly dumpTo: string | undefined
+}
+
+function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
   const flags = Object.fromEntries(commandLineOptions.map(({ definition }) => [definition.flag, { type: 'string' as const }]))
   const values: Record<string, string | boolean | undefined> = parseArgs({
     args: argv,
@@ -50,7 +64,21 @@ function parseCommandLine(argv: string[]): { chain: ChainOptions; host: string; 
   if (values.instant === true) chain.mining = 'instant'
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
   const port = typeof values.port === 'string' ? serverOptions.port.parse(values.port, '--port') : serverOptions.port.default({ clock: 'realtime' })
-  return { chain: chain as ChainOptions, host, port, silent: values.silent === true }
+  const file = (name: 'loadState' | 'dumpState' | 'state') => {
+    const given = values[serverOptions[name].flag]
+    return typeof given === 'string' ? serverOptions[name].parse(given, `--${serverOptions[name].flag}`) : undefined
+  }
+  const state = file('state')
+  if (state !== undefined && (file('loadState') !== undefined || file('dumpState') !== undefined)) throw new TypeError('--state is --load-state and --dump-state together: give it alone')
+  const loadFrom = state === undefined ? file('loadState') : existsSync(state) ? state : undefined
+  return { chain: chain as ChainOptions, host, port, silent: values.silent === true, loadFrom, dumpTo: state ?? file('dumpState') }
+}
+
+/** Writes `text` to `path` whole or not at all: a temporary file beside it, then renamed. */
+function writeWhole(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`
+  writeFileSync(temporary, text)
+  renameSync(temporary, path)
 }
 
 /** The banner's fork line (no URL on it: the ready line stays the only one with http://). */
@@ -101,11 +129,13 @@ async function main(argv: string[]): Promise<number> {
   }
   let chain: Chain
   try {
-    chain = await createChain(parsed.chain)
+    const state = parsed.loadFrom === undefined ? undefined : readFileSync(parsed.loadFrom)
+    chain = await createChain(state === undefined ? parsed.chain : { ...parsed.chain, state })
   } catch (error) {
-    // An upstream that cannot be forked is not a usage error.
-    if (error instanceof UpstreamError) {
-      process.stderr.write(`error: ${error.message}\n`)
+    // An upstream that cannot be forked, or a state file that cannot be loaded, is not a usage error.
+    if (error instanceof UpstreamError || error instanceof StateDumpError || (error as NodeJS.ErrnoException).syscall !== undefined) {
+      const file = parsed.loadFrom === undefined || error instanceof UpstreamError ? '' : ` (${parsed.loadFrom})`
+      process.stderr.write(`error: ${(error as Error).message}${file}\n`)
       return 1
     }
     process.stderr.write(`error: ${(error as Error).message}\n\n${usage()}\n`)
@@ -131,7 +161,19 @@ async function main(argv: string[]): Promise<number> {
       if (flusher !== undefined) clearInterval(flusher)
       log?.flush()
       log?.stop()
-      server.close().then(() => resolve(0))
+      server
+        .close()
+        .then(async () => {
+          if (parsed.dumpTo === undefined) return 0
+          writeWhole(parsed.dumpTo, await chain.dumpState('json'))
+          process.stdout.write(`state written to ${parsed.dumpTo}\n`)
+          return 0
+        })
+        .catch((error: Error) => {
+          process.stderr.write(`error: ${error.message}\n`)
+          return 1
+        })
+        .then(resolve)
     }
     process.on('SIGINT', () => shutdown('SIGINT'))
     process.on('SIGTERM', () => shutdown('SIGTERM'))

@@ -8,6 +8,7 @@ import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
 import { defaultForkCacheDirectory } from './fork/cache-directory.ts'
 import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
+import type { StateInput } from './persistence/state-encoding.ts'
 import type { Address } from './types.ts'
 
 export type { OptionDefinition } from './option-definition.ts'
@@ -231,6 +232,27 @@ export const serverOptions = {
     parse: integer(0, 65535),
     default: () => 8545,
   }),
+  loadState: define<string, string | undefined>({
+    flag: 'load-state',
+    description: 'start from the state dump in this file (written by --dump-state, anvil_dumpState or chain.dumpState())',
+    defaultText: 'none',
+    parse: text,
+    default: () => undefined,
+  }),
+  dumpState: define<string, string | undefined>({
+    flag: 'dump-state',
+    description: "write the chain's state to this file on exit (SIGINT, SIGTERM)",
+    defaultText: 'none',
+    parse: text,
+    default: () => undefined,
+  }),
+  state: define<string, string | undefined>({
+    flag: 'state',
+    description: 'both: load this file if it exists, and write it on exit',
+    defaultText: 'none',
+    parse: text,
+    default: () => undefined,
+  }),
 }
 
 type Definitions = typeof chainOptions
@@ -248,6 +270,8 @@ export type ResolvedForkOptions = { readonly [K in keyof ForkDefinitions]: Value
 export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> } & {
   /** Fork a live chain (`--fork-url`): see `forkOptions`. */
   fork?: ForkOptions
+  /** Start from a state dump (`chain.dumpState()`, `anvil_dumpState`, a `--dump-state` file): hex, JSON text, bytes or the parsed object. */
+  state?: StateInput
 }
 
 /** Options with every default applied and every value checked. */
@@ -277,7 +301,8 @@ function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | und
 
 /** Applies defaults and checks every given value; unknown options are an error. */
 export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOptions {
-  const { fork, ...rest } = options
+  // A state is read by openChain (lib/open-chain.ts), which resolves the options around it.
+  const { fork, state: _state, ...rest } = options
   const clock = options.clock === undefined ? 'manual' : chainOptions.clock.parse(options.clock, 'clock')
   const resolved = resolveGroup(chainOptions, rest, clock, '')
   resolved.fork = resolveFork(fork, clock)

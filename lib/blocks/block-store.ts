@@ -36,6 +36,11 @@ export class BlockStore {
     return this.blocks[number - this.firstNumber]
   }
 
+  /** Every block, first to head. */
+  all(): readonly SealedBlock[] {
+    return this.blocks
+  }
+
   /** The block with `hash`, if sealed. */
   byHash(hash: Hash): SealedBlock | undefined {
     return this.blocksByHash.get(hash)

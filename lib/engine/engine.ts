@@ -45,6 +45,7 @@ import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
 import { TokenBalances } from './token-balances.ts'
 import { Tracing } from './tracing.ts'
+import { captureChainState, restoreChainState, type ChainState } from '../persistence/chain-state.ts'
 import type { UpstreamChain } from './upstream-chain.ts'
 import { Wallet } from './wallet.ts'
 
@@ -86,6 +87,8 @@ export interface Engine extends ChainView {
   readonly simulation: Simulation
   /** A forked chain's upstream (undefined for a fresh chain). */
   readonly upstream: UpstreamChain | undefined
+  /** The chain's sealed state, as a dump holds it (`anvil_dumpState`). */
+  dumpState(): Promise<ChainState>
   /** Stops the realtime clock and closes a fork's upstream. */
   close(): void
   /** Snapshots the whole world (state, history, pending block, mempool, clock); returns its id. */
@@ -104,6 +107,8 @@ export interface EngineSetup {
   readonly origin?: SealedBlock
   /** A forked chain's upstream: reads of its blocks go there. */
   readonly upstream?: UpstreamChain
+  /** A dumped state to start from (its blocks and versions; with the manual clock, its clock too). */
+  readonly state?: ChainState
 }
 
 /** A fresh chain: an empty source, real state roots. */
@@ -130,10 +135,15 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
     chainId: BigInt(options.chainId),
   }
-  store.append(setup.origin ?? createGenesis(options, accounts, history, commitment))
+  const restored = setup.state
+  if (restored !== undefined) restoreChainState(restored, { blocks: store, history, commitment })
+  else store.append(setup.origin ?? createGenesis(options, accounts, history, commitment))
 
-  const start = options.genesisTimestamp * 1000
+  // A loaded state continues its own clock under the manual clock; the realtime clock goes on from now.
+  const continues = restored !== undefined && options.clock === 'manual'
+  const start = continues ? restored.clockMs : options.genesisTimestamp * 1000
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
+  if (continues) schedule.restore(restored.schedule)
   const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
   const builder = new BlockBuilder(
     { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, settings, undoLog },
@@ -193,6 +203,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     proofs: new Proofs({ blocks, history, commitment }),
     simulation: new Simulation({ blocks, environment, serialize }),
     upstream: setup.upstream,
+    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, options.chainId, clock.now(), schedule.capture())),
     close() {
       clock.stop()
       setup.upstream?.close()

@@ -1,12 +1,14 @@
 /**
- * Starting the chain over and pointing a fork elsewhere: `anvil_reset` / `hardhat_reset` (as
- * created, or forking another block or chain, as viem's `testClient.reset` sends it) and
- * `anvil_setRpcUrl`.
+ * Starting the chain over, saving it and pointing a fork elsewhere: `anvil_reset` /
+ * `hardhat_reset` (as created, or forking another block or chain, as viem's `testClient.reset`
+ * sends it), `anvil_dumpState` / `anvil_loadState` (as viem's `dumpState` / `loadState` send
+ * them) and `anvil_setRpcUrl`.
  */
-import type { ResetTarget } from '../fork/fork-setup.ts'
+import type { ResetTarget } from '../open-chain.ts'
+import { StateDumpError } from '../persistence/dump-fields.ts'
 import { invalidArgument } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
-import { parseQuantityLike } from './params.ts'
+import { parseBoolean, parseQuantityLike } from './params.ts'
 
 /** An upstream endpoint URL (http or https). */
 function parseUrl(value: unknown, name: string): string {
@@ -35,16 +37,34 @@ function parseResetTarget(value: unknown, name: string): ResetTarget | undefined
   }
 }
 
+/** A dump as `anvil_dumpState` gives it: hex (of gzipped JSON, or of JSON text). */
+function parseStateHex(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !/^0x(?:[0-9a-fA-F]{2})*$/.test(value)) throw invalidArgument(name, 'expected the hex of a state dump')
+  return value
+}
+
 const resetTarget = optional('0 (options)', parseResetTarget, () => undefined)
 
 /** The lifecycle methods, by RPC name. */
 export const lifecycleMethods: Readonly<Record<string, MethodDefinition>> = {
-  anvil_reset: method([resetTarget], async ({ reset }, target) => {
-    await reset(target)
+  anvil_reset: method([resetTarget], async ({ lifecycle }, target) => {
+    await lifecycle.reset(target)
     return null
   }),
-  hardhat_reset: method([resetTarget], async ({ reset }, target) => {
-    await reset(target)
+  hardhat_reset: method([resetTarget], async ({ lifecycle }, target) => {
+    await lifecycle.reset(target)
+    return true
+  }),
+  // Anvil's optional flag (keep historical states) changes nothing here: a dump always holds every block's state.
+  anvil_dumpState: method([optional('0 (preserve historical states)', parseBoolean, () => true)], ({ lifecycle }) => lifecycle.dumpState()),
+  anvil_loadState: method([required('0 (state)', parseStateHex)], async ({ lifecycle }, state) => {
+    try {
+      await lifecycle.loadState(state)
+    } catch (error) {
+      // A dump that cannot be read is a bad argument; the chain is left as it was.
+      if (error instanceof StateDumpError) throw invalidArgument('0 (state)', error.message)
+      throw error
+    }
     return true
   }),
   // Anvil ignores it on a chain that is not a fork.

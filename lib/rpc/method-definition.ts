@@ -3,7 +3,8 @@
  * if optional, a default) and a handler that receives them parsed.
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
-import type { ResetTarget } from '../fork/fork-setup.ts'
+import type { ResetTarget } from '../open-chain.ts'
+import type { StateInput } from '../persistence/state-encoding.ts'
 import type { Filters } from './filters.ts'
 import type { Subscriptions } from './subscriptions.ts'
 
@@ -18,8 +19,18 @@ export interface MethodContext {
   readonly subscriptions: Subscriptions
   /** The polled filters (`eth_newFilter` …). */
   readonly filters: Filters
+  /** What replaces the chain's engine: a reset, a state load; and the state dump. */
+  readonly lifecycle: ChainLifecycle
+}
+
+/** The controls that start the chain over or save it, which only the chain facade can serve. */
+export interface ChainLifecycle {
   /** Starts the chain over (`anvil_reset`): as created, or forking `target`. */
-  readonly reset: (target: ResetTarget | undefined) => Promise<void>
+  reset(target: ResetTarget | undefined): Promise<void>
+  /** The chain's state as hex of gzipped JSON (`anvil_dumpState`). */
+  dumpState(): Promise<string>
+  /** Replaces the chain with a dumped state (`anvil_loadState`). */
+  loadState(input: StateInput): Promise<void>
 }
 
 /** A parameter: its name (for error messages), parser, and default when omitted (required if none). */

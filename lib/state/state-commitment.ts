@@ -9,9 +9,10 @@
 import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ResourceNotFoundError } from '../errors.ts'
-import { keyToNibbles, rlpBytes, rlpList, trieDelete, trieInsert, trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
+import { keyToNibbles, rlpBytes, rlpStringList, trieDelete, trieFromEntries, trieInsert, trieRoot, type TrieNode } from '../trie/merkle-patricia-trie.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
+import type { AccountState } from './account.ts'
 import { UNLOADED, type StateChanges, type StateView } from './state-view.ts'
 
 /** What computes the state roots of sealed blocks. */
@@ -30,6 +31,12 @@ export interface StateCommitment {
    * holds no tries.
    */
   tries(head: StateView): StateTries
+  /**
+   * Takes `keys` (addresses with their storage slots) as the whole state (a state load): the
+   * tries are built from them in one pass when a root or a proof is next asked for, read from
+   * the head as it is then.
+   */
+  rebuild(keys: () => Iterable<readonly [Address, Iterable<bigint>]>): void
 }
 
 /** The tries of the sealed head. */
@@ -51,6 +58,11 @@ export function writeStorageWord(trie: TrieNode | undefined, slot: bigint, value
   return value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(bigIntToUnpaddedBytes(value)))
 }
 
+/** An account's leaf in the state trie: rlp([nonce, balance, storageRoot, codeHash]). */
+function accountLeaf(account: AccountState, storage: TrieNode | undefined): Uint8Array {
+  return rlpStringList([bigIntToUnpaddedBytes(account.nonce), bigIntToUnpaddedBytes(account.balance), trieRoot(storage), account.codeHash])
+}
+
 /** A commitment that computes nothing: every block carries `root` (a fork's blocks carry the fork block's). */
 export function fixedStateCommitment(root: Uint8Array): StateCommitment {
   return {
@@ -58,6 +70,7 @@ export function fixedStateCommitment(root: Uint8Array): StateCommitment {
     markAccount() {},
     markSlot() {},
     compute: () => root,
+    rebuild() {},
     tries() {
       throw new ResourceNotFoundError("state proofs are not available on a forked chain: it does not hold the upstream's state trie")
     },
@@ -72,6 +85,8 @@ export class TrieStateCommitment implements StateCommitment {
   private readonly dirtySlots = new Map<Address, Set<bigint>>()
   /** Accounts whose storage was wiped since the last root: their storage tries start over. */
   private readonly wiped = new Set<Address>()
+  /** The keys of a loaded state, whose tries are still to be built. */
+  private deferred: (() => Iterable<readonly [Address, Iterable<bigint>]>) | undefined
   /** keccak256(address) as trie path, per address seen (addresses recur block after block). */
   private readonly accountPaths = new Map<Address, Uint8Array>()
 
@@ -131,8 +146,44 @@ export class TrieStateCommitment implements StateCommitment {
     }
   }
 
+  /** Takes `keys` as the whole state, to build the tries from when next folding. */
+  rebuild(keys: () => Iterable<readonly [Address, Iterable<bigint>]>): void {
+    this.deferred = keys
+  }
+
+  /** Builds the tries from the deferred keys read in `head`, in one pass; a revert goes back to before it. */
+  private buildDeferred(head: StateView, keys: () => Iterable<readonly [Address, Iterable<bigint>]>): void {
+    if (this.undoLog?.recording) {
+      const [accountTrie, storageTries] = [this.accountTrie, new Map(this.storageTries)]
+      this.undoLog.record(() => {
+        this.deferred = keys
+        this.accountTrie = accountTrie
+        this.storageTries.clear()
+        for (const [address, trie] of storageTries) this.storageTries.set(address, trie)
+      })
+    }
+    this.deferred = undefined
+    const leaves: Array<readonly [Uint8Array, Uint8Array]> = []
+    for (const [address, slots] of keys()) {
+      const account = head.getAccount(address)
+      if (account === UNLOADED) throw new Error(`state root: account ${address} is not loaded`)
+      if (account === undefined) continue
+      const words: Array<readonly [Uint8Array, Uint8Array]> = []
+      for (const slot of slots) {
+        const value = head.getStorage(address, slot)
+        if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
+        if (value !== 0n) words.push([keyToNibbles(storageKey(slot)), rlpBytes(bigIntToUnpaddedBytes(value))])
+      }
+      const storage = trieFromEntries(words)
+      this.storageTries.set(address, storage)
+      leaves.push([this.accountPath(address), accountLeaf(account, storage)])
+    }
+    this.accountTrie = trieFromEntries(leaves)
+  }
+
   /** Folds every dirty key, read from `state`, into the tries (nothing to do, and nothing recorded, when none is). */
   private fold(state: StateView): void {
+    if (this.deferred !== undefined) this.buildDeferred(state, this.deferred)
     if (this.dirtyAccounts.size === 0 && this.dirtySlots.size === 0 && this.wiped.size === 0) return
     if (this.undoLog?.recording) this.recordRestorePoint()
     for (const address of this.wiped) this.storageTries.set(address, undefined)
@@ -154,13 +205,7 @@ export class TrieStateCommitment implements StateCommitment {
         this.accountTrie = trieDelete(this.accountTrie, path, 0)
         continue
       }
-      const leaf = rlpList([
-        rlpBytes(bigIntToUnpaddedBytes(account.nonce)),
-        rlpBytes(bigIntToUnpaddedBytes(account.balance)),
-        rlpBytes(trieRoot(this.storageTries.get(address))),
-        rlpBytes(account.codeHash),
-      ])
-      this.accountTrie = trieInsert(this.accountTrie, path, 0, leaf)
+      this.accountTrie = trieInsert(this.accountTrie, path, 0, accountLeaf(account, this.storageTries.get(address)))
     }
     this.dirtyAccounts.clear()
     this.dirtySlots.clear()

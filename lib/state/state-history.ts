@@ -9,8 +9,21 @@ import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
 import type { StateChanges, StateSource, StateView, Unloaded } from './state-view.ts'
 
+/** The values one key took, by the block that wrote them (ascending; never empty). */
+export interface KeyVersions<T> {
+  readonly blocks: readonly number[]
+  readonly values: readonly T[]
+}
+
+/** One address's history: its account's versions, and its storage words' with the blocks that wiped them all. */
+export interface HistoryEntry {
+  readonly address: Address
+  readonly account: KeyVersions<AccountState | undefined> | undefined
+  readonly storage: { readonly wipes: readonly number[] | undefined; readonly slots: ReadonlyMap<bigint, KeyVersions<bigint>> } | undefined
+}
+
 /** The values one key took, by the block that wrote them (ascending). */
-class Versions<T> {
+class Versions<T> implements KeyVersions<T> {
   readonly blocks: number[]
   readonly values: T[]
 
@@ -118,9 +131,32 @@ export class StateHistory {
     }
   }
 
-  /** Every address the history holds an account or storage for (what a state dump enumerates). */
-  addresses(): Set<Address> {
-    return new Set([...this.accounts.keys(), ...this.storage.keys()])
+  /** Every key's versions, by address: what a state dump holds of the chain's own writes. */
+  *entries(): Iterable<HistoryEntry> {
+    for (const [address, versions] of this.accounts) yield { address, account: versions, storage: this.storage.get(address) }
+    for (const [address, storage] of this.storage) if (!this.accounts.has(address)) yield { address, account: undefined, storage }
+  }
+
+  /** Writes the versions of a dumped entry into a history that holds nothing for its address yet (a state load). */
+  restore(entry: HistoryEntry): void {
+    const { address, account, storage } = entry
+    if (account !== undefined) {
+      const versions = new Versions(account.blocks[0], account.values[0])
+      versions.blocks.push(...account.blocks.slice(1))
+      versions.values.push(...account.values.slice(1))
+      this.accounts.set(address, versions)
+    }
+    if (storage !== undefined) {
+      const history = new StorageHistory()
+      history.wipes = storage.wipes === undefined ? undefined : [...storage.wipes]
+      for (const [slot, words] of storage.slots) {
+        const versions = new Versions(words.blocks[0], words.values[0])
+        versions.blocks.push(...words.blocks.slice(1))
+        versions.values.push(...words.values.slice(1))
+        history.slots.set(slot, versions)
+      }
+      this.storage.set(address, history)
+    }
   }
 
   /** The non-zero storage words of `address` the history holds at the end of block `blockNumber` (the source's are not enumerated). */
@@ -134,10 +170,6 @@ export class StateHistory {
     }
   }
 
-  /** Whether the storage of `address` was wiped at some block (so the source no longer shows through). */
-  wasWiped(address: Address): boolean {
-    return this.storage.get(address)?.wipes !== undefined
-  }
 
   /** Records `changes` as the state at the end of block `blockNumber`. */
   apply(blockNumber: number, changes: StateChanges): void {

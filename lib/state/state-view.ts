@@ -27,6 +27,8 @@ export interface StateSource {
   loadAccount(address: Address): Promise<void>
   /** Fetches one storage word. */
   loadStorage(address: Address, slot: bigint): Promise<void>
+  /** Every account the source holds at hand (undefined: none there) with its storage words held: what a state dump takes of it. */
+  held?(): Iterable<[Address, AccountState | undefined, ReadonlyMap<bigint, bigint> | undefined]>
 }
 
 /** World state as seen from one point. */

@@ -13,7 +13,7 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address as EVMAddress, bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { Address as EVMAddress, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash, Hex } from '../types.ts'
@@ -169,4 +169,17 @@ export function toUserTransaction(tx: TypedTransaction, raw: Uint8Array, hash: H
     r: tx.r!,
     s: tx.s!,
   }
+}
+
+/**
+ * A transaction a sealed block already holds, rebuilt from its envelope and its known sender (a
+ * state load): no pool rules and no signature recovery (an impersonated transaction has no real
+ * signature). Throws if the envelope does not decode.
+ */
+export function rebuildTransaction(raw: Uint8Array, sender: Address, kind: UserTransaction['kind'], common: Common): UserTransaction {
+  const type = envelopeType(raw)
+  const build = type === 0 ? createLegacyTxFromBytesArray : constructors[type]
+  if (build === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
+  const tx = build(decodeList(type === 0 ? raw : raw.subarray(1)) as never, { common })
+  return toUserTransaction(tx, raw, hashTransaction(raw), new EVMAddress(hexToBytes(sender)), kind)
 }

@@ -169,6 +169,46 @@ export function trieDelete(node: TrieNode | undefined, path: Uint8Array, offset:
 }
 
 /**
+ * The trie of `entries` (nibble paths of equal length, with their values), built in one pass:
+ * sorted, each node made once and no path copied, where inserting them one by one would copy
+ * every path it walks. What a state load builds its tries with.
+ */
+export function trieFromEntries(entries: Array<readonly [path: Uint8Array, value: Uint8Array]>): TrieNode | undefined {
+  if (entries.length === 0) return undefined
+  entries.sort(([a], [b]) => compareNibbles(a, b))
+  return buildRange(entries, 0, entries.length, 0)
+}
+
+function compareNibbles(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i] - b[i]
+  return a.length - b.length
+}
+
+/** The node holding sorted `entries[low..high)`, whose paths agree up to `offset`. */
+function buildRange(entries: ReadonlyArray<readonly [Uint8Array, Uint8Array]>, low: number, high: number, offset: number): TrieNode {
+  const [firstPath, firstValue] = entries[low]
+  if (high - low === 1) return new LeafNode(firstPath.subarray(offset), firstValue)
+  // Sorted: what the first and the last path share, every path in between shares.
+  const common = commonPrefixLength(entries[high - 1][0].subarray(offset), firstPath, offset)
+  if (common > 0) return new ExtensionNode(firstPath.subarray(offset, offset + common), buildRange(entries, low, high, offset + common))
+  const children = new Array<TrieNode | undefined>(16).fill(undefined)
+  let value: Uint8Array | undefined
+  let start = low
+  if (firstPath.length === offset) {
+    value = firstValue
+    start++
+  }
+  while (start < high) {
+    const nibble = entries[start][0][offset]
+    let end = start + 1
+    while (end < high && entries[end][0][offset] === nibble) end++
+    children[nibble] = buildRange(entries, start, end, offset + 1)
+    start = end
+  }
+  return new BranchNode(children, value)
+}
+
+/**
  * The node that `path` (nibbles, read from `offset`) leads to below `node`, with the offset
  * reached there; undefined where the path ends at `node` or leaves the trie (a leaf, a
  * diverging extension, an empty branch slot).
@@ -219,30 +259,94 @@ export function rlpList(items: Uint8Array[]): Uint8Array {
 
 const RLP_EMPTY = Uint8Array.of(0x80)
 
-function hexPrefix(path: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = path.length % 2
-  const out = new Uint8Array(1 + (path.length >> 1))
-  out[0] = ((leaf ? 2 : 0) + odd) << 4
-  let i = 0
-  if (odd === 1) {
-    out[0] |= path[0]
-    i = 1
+/** Bytes an RLP header takes before a payload of `length` bytes. */
+function headerLength(length: number): number {
+  if (length < 56) return 1
+  let bytes = 1
+  for (let rest = length; rest > 255; rest = Math.floor(rest / 256)) bytes++
+  return 1 + bytes
+}
+
+/** Writes the RLP header of a `length`-byte payload at `at` (`base` 0x80 for a string, 0xc0 for a list); returns where the payload starts. */
+function writeHeader(out: Uint8Array, at: number, length: number, base: number): number {
+  if (length < 56) {
+    out[at] = base + length
+    return at + 1
   }
-  for (let at = 1; i < path.length; i += 2, at++) out[at] = (path[i] << 4) | path[i + 1]
+  const bytes = headerLength(length) - 1
+  out[at] = base + 55 + bytes
+  for (let i = bytes, rest = length; i > 0; i--, rest = Math.floor(rest / 256)) out[at + i] = rest % 256
+  return at + 1 + bytes
+}
+
+/** Bytes the RLP string of `bytes` takes. */
+function stringLength(bytes: Uint8Array): number {
+  return bytes.length === 1 && bytes[0] < 0x80 ? 1 : headerLength(bytes.length) + bytes.length
+}
+
+/** Writes the RLP string of `bytes` at `at`; returns the end. */
+function writeString(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  if (bytes.length === 1 && bytes[0] < 0x80) {
+    out[at] = bytes[0]
+    return at + 1
+  }
+  const start = writeHeader(out, at, bytes.length, 0x80)
+  out.set(bytes, start)
+  return start + bytes.length
+}
+
+/** RLP of a list of byte strings, written into one buffer. */
+export function rlpStringList(items: readonly Uint8Array[]): Uint8Array {
+  let payload = 0
+  for (const item of items) payload += stringLength(item)
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let at = writeHeader(out, 0, payload, 0xc0)
+  for (const item of items) at = writeString(out, at, item)
   return out
 }
 
-/** The RLP encoding of `node`, children shorter than 32 bytes embedded and the others by hash (what a proof lists). */
+/**
+ * The RLP encoding of `node`, children shorter than 32 bytes embedded and the others by hash
+ * (what a proof lists), written into one buffer: nodes are encoded by the hundred thousand when
+ * a large state is loaded, and small allocations are what it would cost.
+ */
 export function encodeTrieNode(node: TrieNode): Uint8Array {
-  if (node instanceof LeafNode) return rlpList([rlpBytes(hexPrefix(node.path, true)), rlpBytes(node.value)])
-  if (node instanceof ExtensionNode) return rlpList([rlpBytes(hexPrefix(node.path, false)), childReference(node.child)])
-  const items = new Array<Uint8Array>(17)
-  for (let i = 0; i < 16; i++) {
-    const child = node.children[i]
-    items[i] = child === undefined ? RLP_EMPTY : childReference(child)
+  if (node instanceof BranchNode) {
+    const references = new Array<Uint8Array>(16)
+    let payload = node.value === undefined ? 1 : stringLength(node.value)
+    for (let i = 0; i < 16; i++) {
+      const child = node.children[i]
+      references[i] = child === undefined ? RLP_EMPTY : childReference(child)
+      payload += references[i].length
+    }
+    const out = new Uint8Array(headerLength(payload) + payload)
+    let at = writeHeader(out, 0, payload, 0xc0)
+    for (const reference of references) {
+      out.set(reference, at)
+      at += reference.length
+    }
+    if (node.value === undefined) out[at] = 0x80
+    else writeString(out, at, node.value)
+    return out
   }
-  items[16] = node.value === undefined ? RLP_EMPTY : rlpBytes(node.value)
-  return rlpList(items)
+  // A leaf or an extension: [hex-prefixed path, value or child reference].
+  const { path } = node
+  const leaf = node instanceof LeafNode
+  const odd = path.length & 1
+  const keyLength = 1 + (path.length >> 1)
+  const second = leaf ? node.value : childReference(node.child)
+  const secondLength = leaf ? stringLength(second) : second.length
+  // The key's first byte is at most 0x3f: alone, it is its own RLP string.
+  const keyItemLength = keyLength === 1 ? 1 : headerLength(keyLength) + keyLength
+  const payload = keyItemLength + secondLength
+  const out = new Uint8Array(headerLength(payload) + payload)
+  let at = writeHeader(out, 0, payload, 0xc0)
+  if (keyLength > 1) at = writeHeader(out, at, keyLength, 0x80)
+  out[at++] = (((leaf ? 2 : 0) + odd) << 4) | (odd === 1 ? path[0] : 0)
+  for (let i = odd; i < path.length; i += 2) out[at++] = (path[i] << 4) | path[i + 1]
+  if (leaf) writeString(out, at, second)
+  else out.set(second, at)
+  return out
 }
 
 /** How a parent refers to `node`: its RLP if under 32 bytes, else the RLP of its hash. */

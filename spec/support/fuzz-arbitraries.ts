@@ -202,6 +202,8 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   anvil_removePoolTransactions: [p('0 (address)', 'address', true, BOB)],
   ...twins('reset', [p('0 (options)', 'object', false, null)]),
   anvil_setRpcUrl: [p('0 (url)', 'string', true, 'http://127.0.0.1:1')],
+  anvil_dumpState: [p('0 (preserve historical states)', 'boolean', false, true)],
+  anvil_loadState: [p('0 (state)', 'data', true, '0x')],
 }
 
 function twins(name: string, params: ParamSpec[]): Record<string, ParamSpec[]> {

@@ -1,0 +1,132 @@
+/**
+ * The holder of a chain's engine: it serves EIP-1193 `request` over the method table (the same
+ * one the servers use; subscriptions made through it arrive as `message` events), emits the
+ * engine's events, and replaces the engine when the chain starts over (`anvil_reset`) or loads
+ * a state (`anvil_loadState`), subscriptions and listeners carrying on.
+ */
+import { EventEmitter } from 'node:events'
+import type { DevAccount } from './accounts/dev-accounts.ts'
+import type { Clock } from './clock/clock.ts'
+import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
+import type { ChainEvents } from './engine/events.ts'
+import { InvalidInputError } from './errors.ts'
+import type { OpenedChain, Reopening, ResetTarget } from './open-chain.ts'
+import type { ResolvedChainOptions } from './options.ts'
+import { stateToHex, stateToText, type StateInput } from './persistence/state-encoding.ts'
+import { stateToJson } from './persistence/state-file.ts'
+import { Filters } from './rpc/filters.ts'
+import type { MethodContext } from './rpc/method-definition.ts'
+import { handleRequest, type RequestArguments } from './rpc/request.ts'
+import { Subscriptions } from './rpc/subscriptions.ts'
+
+/** Holds a chain's engine and serves requests over it; the chain facade ({@link Chain}) builds on it. */
+export class EngineHost extends EventEmitter<ChainEvents> {
+  /**
+   * The standard endpoint of the same chain, as an EIP-1193 provider: `pending` is the newest
+   * sealed block and a receipt exists once its block seals (as on a node without
+   * pre-confirmations, which Base serves beside its flashblocks endpoint). Tools that read a
+   * receipt and then the nonce at `latest` (Foundry's cast and forge) want this one.
+   */
+  readonly sealed: { request(args: RequestArguments): Promise<unknown> }
+  #engine: Engine
+  #context: MethodContext
+  #sealedContext: MethodContext
+  readonly #subscriptions: Subscriptions
+  readonly #filters: Filters
+  /** Opens the chain anew: as created or forking another block (`anvil_reset`), or from a state (`anvil_loadState`). */
+  readonly #reopen: (change: Reopening) => Promise<OpenedChain>
+
+  /**
+   * Use `createChain`. `setup` is the engine's state source and commitment (a fork's, say);
+   * `reopen` opens the chain anew for a reset or a load (by default, a reset gives a fresh
+   * engine with `options`, and a load is refused).
+   */
+  constructor(options: ResolvedChainOptions, setup?: EngineSetup, reopen?: (change: Reopening) => Promise<OpenedChain>) {
+    super()
+    // Subscriptions and pending sync sends each listen; there is no leak to warn about.
+    this.setMaxListeners(0)
+    this.#engine = createEngine(options, this, setup)
+    this.#subscriptions = new Subscriptions(() => this.#engine, this)
+    this.#filters = new Filters(() => this.#engine, this)
+    this.#reopen =
+      reopen ??
+      (async (change) => {
+        if ('state' in change) throw new InvalidInputError('loading a state needs a chain made by createChain')
+        return { options, setup: undefined }
+      })
+    this.#context = this.#contextOf(this.#engine, this.#engine)
+    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
+    this.sealed = { request: (args) => handleRequest(this.#sealedContext, args) }
+  }
+
+  /** The engine as it is now (a reset or a load replaces it). */
+  protected get engine(): Engine {
+    return this.#engine
+  }
+
+  /** The options in effect, defaults applied. */
+  get options(): ResolvedChainOptions {
+    return this.#engine.options
+  }
+
+  /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
+  get accounts(): readonly DevAccount[] {
+    return this.#engine.accounts
+  }
+
+  /** The clock: `await chain.clock.advance(ms)` fires every tick and seal that falls due. */
+  get clock(): Clock {
+    return this.#engine.clock
+  }
+
+  /** EIP-1193: `await chain.request({ method: 'eth_getBalance', params: [address, 'pending'] })`. */
+  request(args: RequestArguments): Promise<unknown> {
+    return handleRequest(this.#context, args)
+  }
+
+  /**
+   * Starts the chain over (`anvil_reset`, `hardhat_reset`): as it was created, or forking
+   * `target` (its url, or the current fork's; its block, or the upstream's latest). Snapshots
+   * end; subscriptions and listeners carry on with the new chain.
+   */
+  async reset(target?: ResetTarget): Promise<void> {
+    this.#replaceEngine(await this.#reopen({ reset: target }))
+  }
+
+  /**
+   * The chain's sealed state as a dump: blocks, every account's history, the clock. As hex of
+   * the gzipped JSON (what `anvil_dumpState` answers), or with `'json'` the JSON text (what
+   * `--dump-state` writes). Either loads back with {@link loadState} or `createChain({ state })`.
+   */
+  async dumpState(encoding: 'hex' | 'json' = 'hex'): Promise<string> {
+    const json = stateToJson(await this.#engine.dumpState())
+    return encoding === 'hex' ? stateToHex(json) : stateToText(json)
+  }
+
+  /**
+   * Replaces the chain with the state `input` holds (`anvil_loadState`): its blocks, accounts
+   * and, under the manual clock, its time. A dump that cannot be read whole is refused and the
+   * chain stays as it was. On a fork, the dump must start at the fork block.
+   */
+  async loadState(input: StateInput): Promise<void> {
+    this.#replaceEngine(await this.#reopen({ state: input, forkBlock: this.#engine.upstream?.forkNumber }))
+  }
+
+  #replaceEngine({ options, setup }: OpenedChain): void {
+    const previous = this.#engine
+    this.#engine = createEngine(options, this, setup)
+    this.#context = this.#contextOf(this.#engine, this.#engine)
+    this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
+    previous.close()
+  }
+
+  #contextOf(engine: Engine, view: ChainView): MethodContext {
+    return { engine, view, subscriptions: this.#subscriptions, filters: this.#filters, lifecycle: this }
+  }
+
+  /** Stops the realtime clock driver and closes a fork's upstream connections; the chain keeps answering reads of what it holds. */
+  close(): void {
+    this.#engine.close()
+  }
+}
+

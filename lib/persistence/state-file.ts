@@ -1,0 +1,173 @@
+/**
+ * The state dump format, version 1: one JSON object.
+ *
+ * ```
+ * { "format": "preconf-devnet/state", "version": 1, "chainId": 31337,
+ *   "clock": { "now": ms, "schedule": { …the block schedule… } },
+ *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "sender", "kind", receipt fields } ] } ],
+ *   "codes": { codeHash: code },
+ *   "accounts": { address: [ [block, nonce, balance, codeHash] | [block] (deleted), … ] },
+ *   "storage": { address: { "wipes"?: [block, …], "slots": { slot: [ [block, value], … ] } } } }
+ * ```
+ *
+ * Numbers that may pass 2^53 are hex strings; block numbers and milliseconds are JSON numbers.
+ * A file of another format, or of a newer version, is refused with a message that says so.
+ */
+import type { Common } from '@ethereumjs/common'
+import { keccak256 } from '../crypto/keccak.ts'
+import type { AccountState } from '../state/account.ts'
+import { EMPTY_CODE } from '../state/account.ts'
+import type { HistoryEntry, KeyVersions } from '../state/state-history.ts'
+import type { Address } from '../types.ts'
+import { blockFromRecord, blockRecord } from './block-records.ts'
+import type { ChainState } from './chain-state.ts'
+import { addressAt, dataAt, hashAt, hexData, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError } from './dump-fields.ts'
+
+/** The format's name and the newest version this code reads and writes. */
+export const STATE_FORMAT = 'preconf-devnet/state'
+export const STATE_VERSION = 1
+
+/** `state` as the format's JSON object. */
+export function stateToJson(state: ChainState): Record<string, unknown> {
+  const codes: Record<string, string> = {}
+  const accounts: Record<string, unknown[]> = {}
+  const storage: Record<string, unknown> = {}
+  for (const { address, account, storage: words } of state.history) {
+    if (account !== undefined) accounts[address] = account.values.map((value, i) => accountVersion(account.blocks[i], value, codes))
+    if (words !== undefined) {
+      const slots: Record<string, unknown[]> = {}
+      for (const [slot, versions] of words.slots) slots[hexQuantity(slot)] = versions.values.map((value, i) => [versions.blocks[i], hexQuantity(value)])
+      storage[address] = words.wipes === undefined ? { slots } : { wipes: words.wipes, slots }
+    }
+  }
+  const schedule = state.schedule
+  return {
+    format: STATE_FORMAT,
+    version: STATE_VERSION,
+    chainId: state.chainId,
+    clock: {
+      now: state.clockMs,
+      schedule: {
+        ...schedule,
+        nextTimestamp: optionalQuantity(schedule.nextTimestamp),
+        openOverride: optionalQuantity(schedule.openOverride),
+        timestampInterval: optionalQuantity(schedule.timestampInterval),
+      },
+    },
+    blocks: state.blocks.map(blockRecord),
+    codes,
+    accounts,
+    storage,
+  }
+}
+
+function accountVersion(block: number, account: AccountState | undefined, codes: Record<string, string>): unknown[] {
+  if (account === undefined) return [block]
+  const codeHash = hexData(account.codeHash)
+  if (account.code.length > 0) codes[codeHash] ??= hexData(account.code)
+  return [block, hexQuantity(account.nonce), hexQuantity(account.balance), codeHash]
+}
+
+const optionalQuantity = (value: bigint | undefined): string | null => (value === undefined ? null : hexQuantity(value))
+
+/**
+ * The chain state a dump's JSON describes, read whole and checked (blocks against their hashes,
+ * code against its hash); `common` decodes the transactions.
+ */
+export function stateFromJson(json: unknown, common: (chainId: number) => Common): ChainState {
+  const file = objectAt(json, 'the dump')
+  if (file.format !== STATE_FORMAT) throw new StateDumpError(`not a preconf-devnet state (format ${JSON.stringify(file.format)?.slice(0, 40)}, expected "${STATE_FORMAT}")`)
+  const version = integerAt(file.version, 'version')
+  if (version > STATE_VERSION) throw new StateDumpError(`format version ${version} is newer than this preconf-devnet reads (${STATE_VERSION}); upgrade preconf-devnet to load it`)
+  if (version < 1) throw new StateDumpError(`format version ${version} does not exist`)
+  const chainId = integerAt(file.chainId, 'chainId')
+  const clock = objectAt(file.clock, 'clock')
+  const schedule = objectAt(clock.schedule, 'clock.schedule')
+  const transactionCommon = common(chainId)
+  const blocks = listAt(file.blocks, 'blocks').map((record, i) => blockFromRecord(record, `blocks[${i}]`, transactionCommon, i === 0 && objectAt(record, `blocks[${i}]`).number !== '0x0'))
+  if (blocks.length === 0) throw new StateDumpError('blocks is empty')
+  for (let i = 1; i < blocks.length; i++) {
+    if (blocks[i].header.number !== blocks[i - 1].header.number + 1n || hexData(blocks[i].header.parentHash) !== blocks[i - 1].hash) {
+      throw new StateDumpError(`blocks[${i}] does not follow blocks[${i - 1}]`)
+    }
+  }
+  return {
+    chainId,
+    clockMs: integerAt(clock.now, 'clock.now'),
+    schedule: {
+      preconfIntervalMs: integerAt(schedule.preconfIntervalMs, 'clock.schedule.preconfIntervalMs'),
+      blockTimeMs: integerAt(schedule.blockTimeMs, 'clock.schedule.blockTimeMs'),
+      nextTickAt: integerAt(schedule.nextTickAt, 'clock.schedule.nextTickAt'),
+      sealAt: integerAt(schedule.sealAt, 'clock.schedule.sealAt'),
+      offsetMs: signedInteger(schedule.offsetMs, 'clock.schedule.offsetMs'),
+      nextTimestamp: nullableQuantity(schedule.nextTimestamp, 'clock.schedule.nextTimestamp'),
+      openOverride: nullableQuantity(schedule.openOverride, 'clock.schedule.openOverride'),
+      timestampInterval: nullableQuantity(schedule.timestampInterval, 'clock.schedule.timestampInterval'),
+    },
+    blocks,
+    history: historyFromJson(file, Number(blocks[blocks.length - 1].header.number)),
+  }
+}
+
+function signedInteger(value: unknown, path: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new StateDumpError(`${path} should be an integer`)
+  return value
+}
+
+function nullableQuantity(value: unknown, path: string): bigint | undefined {
+  return value === null || value === undefined ? undefined : quantityAt(value, path)
+}
+
+/** Every address's versions, checked: code against its hash, versions in block order up to the head. */
+function historyFromJson(file: Record<string, unknown>, head: number): HistoryEntry[] {
+  const codes = new Map<string, Uint8Array>()
+  for (const [hash, code] of Object.entries(objectAt(file.codes ?? {}, 'codes'))) {
+    const bytes = dataAt(code, `codes.${hash}`)
+    if (hexData(keccak256(bytes)) !== hashAt(hash, `codes key ${hash}`)) throw new StateDumpError(`codes.${hash}: the code does not hash to its key`)
+    codes.set(hash.toLowerCase(), bytes)
+  }
+  const entries = new Map<Address, { account?: KeyVersions<AccountState | undefined>; storage?: HistoryEntry['storage'] }>()
+  for (const [key, versions] of Object.entries(objectAt(file.accounts, 'accounts'))) {
+    const address = addressAt(key, `accounts key ${key}`)
+    entries.set(address, { account: versionsAt(versions, `accounts.${key}`, head, (entry, path) => accountAt(entry, path, codes)) })
+  }
+  for (const [key, value] of Object.entries(objectAt(file.storage ?? {}, 'storage'))) {
+    const address = addressAt(key, `storage key ${key}`)
+    const fields = objectAt(value, `storage.${key}`)
+    const wipes = fields.wipes === undefined ? undefined : listAt(fields.wipes, `storage.${key}.wipes`).map((block, i) => integerAt(block, `storage.${key}.wipes[${i}]`))
+    const slots = new Map<bigint, KeyVersions<bigint>>()
+    for (const [slot, words] of Object.entries(objectAt(fields.slots, `storage.${key}.slots`))) {
+      const path = `storage.${key}.slots.${slot}`
+      slots.set(quantityAt(slot, `${path} (key)`), versionsAt(words, path, head, (entry, at) => quantityAt(entry[1], `${at}[1]`)))
+    }
+    entries.set(address, { ...entries.get(address), storage: { wipes, slots } })
+  }
+  return [...entries].map(([address, { account, storage }]) => ({ address, account, storage }))
+}
+
+/** A list of `[block, …value]` entries, in strictly rising block order, none past the head. */
+function versionsAt<T>(value: unknown, path: string, head: number, read: (entry: unknown[], path: string) => T): KeyVersions<T> {
+  const entries = listAt(value, path)
+  if (entries.length === 0) throw new StateDumpError(`${path} is empty`)
+  const blocks: number[] = []
+  const values: T[] = []
+  entries.forEach((entry, i) => {
+    const at = `${path}[${i}]`
+    const fields = listAt(entry, at)
+    const block = integerAt(fields[0], `${at}[0]`)
+    if (block > head || (i > 0 && block <= blocks[i - 1])) throw new StateDumpError(`${at}[0]: block ${block} is out of order or past the head ${head}`)
+    blocks.push(block)
+    values.push(read(fields, at))
+  })
+  return { blocks, values }
+}
+
+function accountAt(entry: unknown[], path: string, codes: ReadonlyMap<string, Uint8Array>): AccountState | undefined {
+  if (entry.length === 1) return undefined
+  const codeHash = hashAt(entry[3], `${path}[3]`)
+  const code = codes.get(codeHash) ?? (codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
+  if (code === undefined) throw new StateDumpError(`${path}[3]: no code with hash ${codeHash} in codes`)
+  return { nonce: quantityAt(entry[1], `${path}[1]`), balance: quantityAt(entry[2], `${path}[2]`), code, codeHash: dataAt(codeHash, `${path}[3]`) }
+}
+
+const EMPTY_CODE_HASH = hexData(keccak256(EMPTY_CODE))

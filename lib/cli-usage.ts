@@ -2,7 +2,8 @@
  * The command line's documentation, generated from the option definitions: `--help` and the
  * README's options table (a spec checks the README against {@link optionsTable}).
  */
-import { chainOptions, forkOptions, serverOptions, type OptionDefinition } from './options.ts'
+import { forkOptions } from './fork/fork-options.ts'
+import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
 
 type Definition = OptionDefinition<never, unknown>
 

@@ -6,7 +6,7 @@
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
-import { defaultForkCacheDirectory } from './fork/cache-directory.ts'
+import { forkOptions } from './fork/fork-options.ts'
 import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
 import type { StateInput } from './persistence/state-encoding.ts'
 import type { Address } from './types.ts'
@@ -146,73 +146,6 @@ export const chainOptions = {
       return code
     },
     default: () => -32000,
-  }),
-}
-
-/** A JSON-RPC endpoint URL: http or https. */
-function endpoint(value: string, name: string): string {
-  const given = text(value, name)
-  let url: URL
-  try {
-    url = new URL(given)
-  } catch {
-    throw invalid(name, 'an http:// or https:// URL', value)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(name, 'an http:// or https:// URL', value)
-  return given
-}
-
-/** A block number: a non-negative integer (bigint, number, decimal or 0x-hex string). */
-function blockNumber(value: bigint | number | string, name: string): bigint {
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(value.trim())) return BigInt(value.trim())
-  return wei(value, name)
-}
-
-/** A cache directory, or `false` (`'off'` on the command line) for none. */
-function cacheDirectory(value: string | false, name: string): string | false {
-  if (value === false || value === 'off') return false
-  return text(value, name)
-}
-
-/**
- * The options of a fork (`createChain({ fork: { url, blockNumber } })`, `--fork-url`,
- * `--fork-block-number`): state loads lazily from the upstream at the fork block.
- */
-export const forkOptions = {
-  url: define<string, string>({
-    flag: 'fork-url',
-    description: 'JSON-RPC URL of a chain to fork: its state loads lazily from there, and the chain continues from its block',
-    defaultText: 'none (a fresh chain)',
-    parse: endpoint,
-    default: () => '',
-  }),
-  blockNumber: define<bigint | number | string, bigint | undefined>({
-    flag: 'fork-block-number',
-    description: "the upstream block to fork at (the upstream's latest when not given)",
-    defaultText: "the upstream's latest",
-    parse: blockNumber,
-    default: () => undefined,
-  }),
-  cache: define<string | false, string | false>({
-    flag: 'fork-cache',
-    description: "directory of the on-disk cache of upstream state (by chain id and fork block), or 'off'",
-    defaultText: 'the platform cache directory (~/.cache/preconf-devnet/fork on Linux)',
-    parse: cacheDirectory,
-    default: () => defaultForkCacheDirectory(),
-  }),
-  retries: define<number, number>({
-    flag: 'fork-retries',
-    description: 'retries of an upstream request that failed for a transient reason (connection, timeout, 429/5xx), with back-off',
-    defaultText: '4',
-    parse: integer(0, 100),
-    default: () => 4,
-  }),
-  timeoutMs: define<number, number>({
-    flag: 'fork-timeout',
-    description: 'milliseconds an upstream request may take',
-    defaultText: '20000',
-    parse: integer(1),
-    default: () => 20_000,
   }),
 }
 

@@ -10,7 +10,8 @@ import https from 'node:https'
 import type { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import { InvalidInputError, RPCError, UpstreamError, toRPCError, type RPCErrorObject } from '../errors.ts'
+import { InvalidInputError, RPCError, UpstreamError, toRPCError } from '../errors.ts'
+import { describe, isRateLimit, isResponse, parseJSON, snippet, type Response } from './upstream-replies.ts'
 
 /** Options of an upstream client. */
 export interface UpstreamOptions {
@@ -47,8 +48,6 @@ type Call = {
 /** What an HTTP request came back with. */
 type Reply = { readonly status: number; readonly statusText: string; readonly text: string }
 
-/** A JSON-RPC response object. */
-type Response = { readonly id?: unknown; readonly result?: unknown; readonly error?: RPCErrorObject }
 
 const MAX_BACKOFF_MS = 5_000
 /** The streams that decode a response's Content-Encoding. */
@@ -265,37 +264,4 @@ export class Upstream {
       request.end(body)
     })
   }
-}
-
-/** The parsed JSON of a body, or undefined when it is not JSON. */
-function parseJSON(text: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) }
-  } catch {
-    return undefined
-  }
-}
-
-/** A JSON-RPC response: an object with a `result`, or an `error` with an integer code and a message. */
-function isResponse(value: unknown): value is Response {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const error = (value as Response).error
-  return error === undefined ? 'result' in value : typeof error === 'object' && error !== null && Number.isInteger(error.code) && typeof error.message === 'string'
-}
-
-/** A JSON-RPC error that says the upstream is rate limiting us (EIP-1474's -32005, or HTTP's 429 as a code). */
-function isRateLimit(error: RPCErrorObject): boolean {
-  return error.code === 429 || error.code === -32005 || /rate limit|too many requests/i.test(error.message)
-}
-
-/** A network error's text (a failed dual-stack connect is an AggregateError with no message of its own). */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.message === '') return error.errors.map(describe).join('; ')
-  return error instanceof Error ? error.message || error.name : String(error)
-}
-
-/** The start of a response body, on one line, for an error message. */
-function snippet(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line
 }

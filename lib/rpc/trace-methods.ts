@@ -4,7 +4,7 @@
  * consensus encodings of transactions, receipts, headers and blocks (`debug_getRaw*`).
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, concatBytes } from '@ethereumjs/util'
+import { rlpList } from '../trie/trie-encoding.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import { encodeHeader } from '../blocks/header.ts'
 import { encodeReceipt } from '../blocks/receipt.ts'
@@ -136,14 +136,6 @@ function formatTrace(trace: TraceResult): Record<string, unknown> {
     case 'prestateTracer':
       return formatPrestate(trace.result)
   }
-}
-
-/** An RLP list of already-encoded items. */
-function rlpList(items: readonly Uint8Array[]): Uint8Array {
-  const payload = concatBytes(...items)
-  if (payload.length < 56) return concatBytes(Uint8Array.of(0xc0 + payload.length), payload)
-  const length = bigIntToUnpaddedBytes(BigInt(payload.length))
-  return concatBytes(Uint8Array.of(0xf7 + length.length), length, payload)
 }
 
 /** A block's consensus encoding: [header, transactions, ommers, withdrawals]. */

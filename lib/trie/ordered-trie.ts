@@ -3,7 +3,9 @@
  * rlp(index), as block headers commit to them.
  */
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { keyToNibbles, rlpBytes, trieInsert, trieRoot, type TrieNode } from './merkle-patricia-trie.ts'
+import { trieInsert } from './merkle-patricia-trie.ts'
+import { rlpBytes, trieRoot } from './trie-encoding.ts'
+import { keyToNibbles, type TrieNode } from './trie-nodes.ts'
 
 /** The trie root of `items`, each stored at key rlp(index). */
 export function orderedTrieRoot(items: readonly Uint8Array[]): Uint8Array {

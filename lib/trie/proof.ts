@@ -2,7 +2,9 @@
  * Merkle proofs (EIP-1186) over the persistent trie: the nodes on the path from the root to a
  * key, listed as geth's `Trie.Prove` lists them, so `eth_getProof` answers what geth and Anvil do.
  */
-import { encodeTrieNode, keyToNibbles, trieStep, type TrieNode } from './merkle-patricia-trie.ts'
+import { trieStep } from './merkle-patricia-trie.ts'
+import { encodeTrieNode } from './trie-encoding.ts'
+import { keyToNibbles, type TrieNode } from './trie-nodes.ts'
 
 /** The proof of the empty trie: the RLP of the empty string, whose hash is the empty root (as Anvil answers). */
 const EMPTY_TRIE_PROOF: readonly Uint8Array[] = [Uint8Array.of(0x80)]

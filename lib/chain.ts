@@ -9,7 +9,7 @@ import type { PendingBlockView } from './builder/pending-block.ts'
 import { EngineHost } from './engine-host.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
-import { openChain, reopenedOptions } from './open-chain.ts'
+import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
@@ -229,5 +229,6 @@ export class Chain extends EngineHost {
  */
 export async function createChain(options: ChainOptions = {}): Promise<Chain> {
   const opened = await openChain(options)
-  return new Chain(opened.options, opened.setup, (change) => openChain(reopenedOptions(options, opened.options, change)))
+  const created = pinnedFork(options, opened.setup?.upstream?.forkNumber)
+  return new Chain(opened.options, opened.setup, (change) => openChain(reopenedOptions(created, change)))
 }

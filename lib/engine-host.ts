@@ -10,7 +10,7 @@ import type { Clock } from './clock/clock.ts'
 import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
 import type { ChainEvents } from './engine/events.ts'
 import { InvalidInputError } from './errors.ts'
-import type { OpenedChain, Reopening, ResetTarget } from './open-chain.ts'
+import type { LiveFork, OpenedChain, Reopening, ResetTarget } from './open-chain.ts'
 import type { ResolvedChainOptions } from './options.ts'
 import { stateToHex, stateToText, type StateInput } from './persistence/state-encoding.ts'
 import { stateToJson } from './persistence/state-file.ts'
@@ -90,7 +90,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
    * end; subscriptions and listeners carry on with the new chain.
    */
   async reset(target?: ResetTarget): Promise<void> {
-    this.#replaceEngine(await this.#reopen({ reset: target }))
+    this.#replaceEngine(await this.#reopen({ reset: target, live: this.#liveFork() }))
   }
 
   /**
@@ -109,7 +109,12 @@ export class EngineHost extends EventEmitter<ChainEvents> {
    * chain stays as it was. On a fork, the dump must start at the fork block.
    */
   async loadState(input: StateInput): Promise<void> {
-    this.#replaceEngine(await this.#reopen({ state: input, forkBlock: this.#engine.upstream?.forkNumber }))
+    this.#replaceEngine(await this.#reopen({ state: input, live: this.#liveFork() }))
+  }
+
+  #liveFork(): LiveFork | undefined {
+    const { upstream } = this.#engine
+    return upstream === undefined ? undefined : { url: upstream.url, blockNumber: upstream.forkNumber }
   }
 
   #replaceEngine({ options, setup }: OpenedChain): void {

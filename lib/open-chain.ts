@@ -30,23 +30,32 @@ export interface ResetTarget {
   readonly blockNumber?: bigint
 }
 
-/** Why a chain is opened anew: a reset (to a fork target, or as created), or a state to load (onto the current fork block, if any). */
-export type Reopening = { readonly reset: ResetTarget | undefined } | { readonly state: StateInput; readonly forkBlock: bigint | undefined }
+/** The fork a chain is on now: its upstream's url and the fork block. */
+export interface LiveFork {
+  readonly url: string
+  readonly blockNumber: bigint
+}
+
+/** Why a chain is opened anew: a reset (to a fork target, or as created), or a state to load; and the fork it is on now. */
+export type Reopening = ({ readonly reset: ResetTarget | undefined } | { readonly state: StateInput }) & { readonly live: LiveFork | undefined }
+
+/** `given` with its fork (if any) pinned to `blockNumber`: the block it was created on, not the upstream's latest again. */
+export function pinnedFork(given: ChainOptions, blockNumber: bigint | undefined): ChainOptions {
+  return given.fork === undefined || blockNumber === undefined ? given : { ...given, fork: { ...given.fork, blockNumber } }
+}
 
 /**
- * The options a chain created with `given` (now running with `current`) is opened anew with.
- * A reset with no target: as created. A reset to a target: forking it, the url defaulting to the
- * current fork's (with none, a fresh chain); a reset never reloads a state. A load: as created,
- * with the state, on the fork block the chain is on now.
+ * The options a chain `created` so (its fork pinned to its block) is opened anew with. A reset
+ * with no target: as created. A reset to a target: forking it, the url defaulting to the fork
+ * the chain is on now (with none, a fresh chain); a reset never reloads a state. A load: as
+ * created, with the state, on the fork the chain is on now.
  */
-export function reopenedOptions(given: ChainOptions, current: ResolvedChainOptions, change: Reopening): ChainOptions {
-  const { fork, state: _state, ...rest } = given
-  if ('state' in change) {
-    const onFork = fork === undefined || change.forkBlock === undefined ? {} : { fork: { ...fork, blockNumber: change.forkBlock } }
-    return { ...rest, ...onFork, state: change.state }
-  }
-  if (change.reset === undefined) return given
-  const url = change.reset.url ?? current.fork?.url
+export function reopenedOptions(created: ChainOptions, change: Reopening): ChainOptions {
+  const { fork, state: _state, ...rest } = created
+  const { live } = change
+  if ('state' in change) return { ...rest, ...(live === undefined ? {} : { fork: { ...fork, url: live.url, blockNumber: live.blockNumber } }), state: change.state }
+  if (change.reset === undefined) return created
+  const url = change.reset.url ?? live?.url
   if (url === undefined) return rest
   return { ...rest, fork: { ...fork, url, blockNumber: change.reset.blockNumber } }
 }

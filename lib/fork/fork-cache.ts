@@ -3,11 +3,10 @@
  * fork block sends no request for it: one JSON-lines file per chain id and fork block
  * (`<directory>/<chainId>/<blockNumber>.jsonl`). Its first line names the fork block's hash; a
  * file written for another block of that number (a restarted local upstream, a reorg) is
- * started afresh. Records are appended as they are fetched; a torn last line (a killed process)
- * is skipped. The cache never fails the chain: where it cannot be read or written, the chain
+ * started afresh. Records are appended after each turn of fetches; a torn last line (a killed
+ * process) is skipped. The cache never fails the chain: where it cannot be read or written, the chain
  * runs without it and says so once.
  */
-import { appendFile } from 'node:fs/promises'
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { hexToBytes } from '@ethereumjs/util'
@@ -47,7 +46,6 @@ export class ForkCache implements FetchRecorder {
   /** The state earlier runs fetched. */
   readonly fetched: FetchedState = { accounts: new Map(), storage: new Map() }
   private buffer: string[] = []
-  private writing: Promise<void> = Promise.resolve()
   private scheduled = false
   private disabled = false
 
@@ -87,21 +85,19 @@ export class ForkCache implements FetchRecorder {
     this.append(`["s","${address}","${hex(slot)}","${hex(value)}"]`)
   }
 
-  /** Writes what is buffered now, synchronously (at close). */
+  /**
+   * Writes what is buffered, in one append: after each turn of fetches, and at close. Written
+   * synchronously, so a process that exits right after (the CLI on SIGTERM) loses nothing.
+   */
   flush(): void {
     if (this.disabled || this.buffer.length === 0) return
-    const text = this.take()
+    const text = `${this.buffer.join('\n')}\n`
+    this.buffer = []
     try {
       appendFileSync(this.path, text)
     } catch (error) {
       this.disable(error)
     }
-  }
-
-  /** Resolves once every record so far is on disk. */
-  async settled(): Promise<void> {
-    this.flush()
-    await this.writing
   }
 
   private append(line: string): void {
@@ -111,16 +107,8 @@ export class ForkCache implements FetchRecorder {
     this.scheduled = true
     setImmediate(() => {
       this.scheduled = false
-      if (this.buffer.length === 0 || this.disabled) return
-      const text = this.take()
-      this.writing = this.writing.then(() => appendFile(this.path, text)).catch((error) => this.disable(error))
+      this.flush()
     })
-  }
-
-  private take(): string {
-    const text = `${this.buffer.join('\n')}\n`
-    this.buffer = []
-    return text
   }
 
   /** Takes one record line; a malformed one (a torn write) is skipped. */

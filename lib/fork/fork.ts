@@ -108,11 +108,6 @@ export class Fork implements UpstreamChain {
     this.client = client
   }
 
-  /** Resolves once everything fetched so far is in the disk cache. */
-  async settled(): Promise<void> {
-    await this.cache?.settled()
-  }
-
   /** Writes what the disk cache still holds and closes the upstream's connections. */
   close(): void {
     this.cache?.flush()

@@ -33,7 +33,7 @@ import { InvalidParamsError, ResourceNotFoundError } from '../errors.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
 import { formatTransaction } from './format-transaction.ts'
-import { getLogs } from './get-logs.ts'
+import { getLogs, getLogsAcrossFork } from './get-logs.ts'
 import { bloomMayMatch, type LogQuery } from './log-filter.ts'
 
 /** geth's filter timeout: a filter not polled for this long (ms of the chain's clock) is gone. */
@@ -141,11 +141,15 @@ export class Filters {
     }
   }
 
-  /** Every log that log filter `id` selects now, read through `blocks` (the asking endpoint's); -32000 `filter not found` otherwise. */
-  logs(id: string, blocks: BlockResolver): unknown[] {
+  /**
+   * Every log that log filter `id` selects now, read through `blocks` (the asking endpoint's),
+   * a fork's upstream's included as `eth_getLogs` gives them; -32000 `filter not found` otherwise.
+   */
+  logs(id: string, blocks: BlockResolver): unknown[] | Promise<unknown[]> {
     const filter = this.find(id)
     if (filter.kind !== 'logs') throw new ResourceNotFoundError('filter not found')
-    return getLogs(blocks, filter.query)
+    const { upstream } = this.engine
+    return upstream === undefined ? getLogs(blocks, filter.query) : getLogsAcrossFork(blocks, upstream, filter.query)
   }
 
   /** Uninstalls filter `id`; false if there is none. */

@@ -33,7 +33,8 @@ function parseResetTarget(value: unknown, name: string): ResetTarget | undefined
   const { jsonRpcUrl, blockNumber } = forking as { jsonRpcUrl?: unknown; blockNumber?: unknown }
   return {
     url: jsonRpcUrl === undefined || jsonRpcUrl === null ? undefined : parseUrl(jsonRpcUrl, `${name}.forking.jsonRpcUrl`),
-    blockNumber: blockNumber === undefined || blockNumber === null ? undefined : parseQuantityLike(blockNumber, `${name}.forking.blockNumber`),
+    // viem's testClient.reset() sends Number(undefined) for no block: NaN in-process, null over JSON.
+    blockNumber: blockNumber === undefined || blockNumber === null || Number.isNaN(blockNumber) ? undefined : parseQuantityLike(blockNumber, `${name}.forking.blockNumber`),
   }
 }
 

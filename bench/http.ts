@@ -50,10 +50,10 @@ export async function echoServer(): Promise<{ url: string; close(): void }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }
 }
 
-/** Milliseconds from spawning `node dist/cli.js --port 0` to its ready line. */
-export async function cliReadyTime(): Promise<number> {
+/** Milliseconds from spawning `node dist/cli.js --port 0 --silent ...args` to its ready line. */
+export async function cliReadyTime(args: readonly string[] = []): Promise<number> {
   const start = performance.now()
-  const child = spawn(process.execPath, [join(here, '..', 'dist', 'cli.js'), '--port', '0', '--silent'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [join(here, '..', 'dist', 'cli.js'), '--port', '0', '--silent', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise<void>((resolve) => {
     let output = ''
     child.stdout.on('data', (chunk) => {

@@ -10,53 +10,12 @@ import { nativeSecp256k1 } from '../lib/crypto/secp256k1.ts'
 import { createChain, startServer, type Chain } from 'preconf-devnet'
 import type { Address, Hex } from '../lib/types.ts'
 import { cliReadyTime, echoServer, loadTest } from './http.ts'
+import { figures, median, rate, record, timed } from './measure.ts'
+import { benchFork } from './fork.ts'
+import { benchPersistence } from './persistence.ts'
 import { signEIP1559, syntheticKey } from './signing.ts'
 
-interface Figure {
-  name: string
-  value: number
-  unit: string
-  target: string
-  met: boolean | null
-  note?: string
-}
-
-const figures: Figure[] = []
 const GWEI = 1_000_000_000n
-
-function record(name: string, value: number, unit: string, target?: { atLeast?: number; atMost?: number }, note?: string): void {
-  const rounded = Number(value.toPrecision(4))
-  const met = target === undefined ? null : target.atLeast !== undefined ? value >= target.atLeast : value <= target.atMost!
-  const targetText = target === undefined ? 'n/a' : target.atLeast !== undefined ? `>= ${target.atLeast}` : `<= ${target.atMost}`
-  figures.push({ name, value: rounded, unit, target: targetText, met, ...(note === undefined ? {} : { note }) })
-  process.stderr.write(`${name}: ${rounded} ${unit} (target ${targetText})\n`)
-}
-
-/** Operations per second of `operation`, run for at least `ms` after a warm-up (and a full GC, if exposed). */
-async function rate(operation: () => unknown, ms = 600): Promise<number> {
-  ;(globalThis as { gc?: () => void }).gc?.()
-  for (let i = 0; i < 2000; i++) await operation()
-  let count = 0
-  const start = performance.now()
-  let elapsed = 0
-  while (elapsed < ms) {
-    for (let i = 0; i < 1000; i++) await operation()
-    count += 1000
-    elapsed = performance.now() - start
-  }
-  return (count / elapsed) * 1000
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]
-}
-
-async function timed(task: () => Promise<unknown>): Promise<number> {
-  const start = performance.now()
-  await task()
-  return performance.now() - start
-}
 
 /** Signs `count` transfers spread round-robin over the chain's dev accounts. */
 function transfers(chain: Chain, count: number, firstNonce: (sender: number) => bigint, recipient: (i: number) => Address, data?: (i: number) => { to: Address; data: Uint8Array; gas: bigint }): Uint8Array[] {
@@ -319,6 +278,8 @@ async function main(): Promise<void> {
   if (wanted('snapshots')) await benchSnapshots()
   if (wanted('http')) await benchHttp()
   if (wanted('scale')) await benchScale()
+  if (wanted('fork')) await benchFork()
+  if (wanted('persistence')) await benchPersistence()
   const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
 }

@@ -14,6 +14,7 @@
  * A file of another format, or of a newer version, is refused with a message that says so.
  */
 import type { Common } from '@ethereumjs/common'
+import { KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { AccountState } from '../state/account.ts'
 import { EMPTY_CODE } from '../state/account.ts'
@@ -120,11 +121,12 @@ function nullableQuantity(value: unknown, path: string): bigint | undefined {
 
 /** Every address's versions, checked: code against its hash, versions in block order up to the head. */
 function historyFromJson(file: Record<string, unknown>, head: number): HistoryEntry[] {
-  const codes = new Map<string, Uint8Array>()
+  const codes: CodeTable = new Map([[hexData(KECCAK256_NULL), { code: EMPTY_CODE, codeHash: KECCAK256_NULL }]])
   for (const [hash, code] of Object.entries(objectAt(file.codes ?? {}, 'codes'))) {
     const bytes = dataAt(code, `codes.${hash}`)
-    if (hexData(keccak256(bytes)) !== hashAt(hash, `codes key ${hash}`)) throw new StateDumpError(`codes.${hash}: the code does not hash to its key`)
-    codes.set(hash.toLowerCase(), bytes)
+    const codeHash = keccak256(bytes)
+    if (hexData(codeHash) !== hashAt(hash, `codes key ${hash}`)) throw new StateDumpError(`codes.${hash}: the code does not hash to its key`)
+    codes.set(hash.toLowerCase(), { code: bytes, codeHash })
   }
   const entries = new Map<Address, { account?: KeyVersions<AccountState | undefined>; storage?: HistoryEntry['storage'] }>()
   for (const [key, versions] of Object.entries(objectAt(file.accounts, 'accounts'))) {
@@ -162,12 +164,12 @@ function versionsAt<T>(value: unknown, path: string, head: number, read: (entry:
   return { blocks, values }
 }
 
-function accountAt(entry: unknown[], path: string, codes: ReadonlyMap<string, Uint8Array>): AccountState | undefined {
-  if (entry.length === 1) return undefined
-  const codeHash = hashAt(entry[3], `${path}[3]`)
-  const code = codes.get(codeHash) ?? (codeHash === EMPTY_CODE_HASH ? EMPTY_CODE : undefined)
-  if (code === undefined) throw new StateDumpError(`${path}[3]: no code with hash ${codeHash} in codes`)
-  return { nonce: quantityAt(entry[1], `${path}[1]`), balance: quantityAt(entry[2], `${path}[2]`), code, codeHash: dataAt(codeHash, `${path}[3]`) }
-}
+/** The code of each code hash a dump names, with the hash as bytes, shared by every account running it. */
+type CodeTable = Map<string, { readonly code: Uint8Array; readonly codeHash: Uint8Array }>
 
-const EMPTY_CODE_HASH = hexData(keccak256(EMPTY_CODE))
+function accountAt(entry: unknown[], path: string, codes: CodeTable): AccountState | undefined {
+  if (entry.length === 1) return undefined
+  const known = typeof entry[3] === 'string' ? codes.get(entry[3].toLowerCase()) : undefined
+  if (known === undefined) throw new StateDumpError(`${path}[3]: no code with hash ${JSON.stringify(entry[3])?.slice(0, 70)} in codes`)
+  return { nonce: quantityAt(entry[1], `${path}[1]`), balance: quantityAt(entry[2], `${path}[2]`), code: known.code, codeHash: known.codeHash }
+}

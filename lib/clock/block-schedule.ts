@@ -144,6 +144,20 @@ export class BlockSchedule {
     return { preconfIntervalMs, blockTimeMs, nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
   }
 
+  /**
+   * Goes on from a state captured at `nowMs` (a loaded dump): as captured when its next tick and
+   * seal fall due after `nowMs` and within an interval of it; else with its intervals, offset and
+   * overrides, ticks and seals counted afresh from `nowMs` (never a backlog of blocks to seal).
+   */
+  resume(state: ScheduleState, nowMs: number): void {
+    this.restore(state)
+    const fits = (at: number, interval: number) => at > nowMs && at <= nowMs + interval
+    if (!fits(this.nextTickAt, this.preconfIntervalMs) || !fits(this.sealAt, this.blockTimeMs)) {
+      this.nextTickAt = nowMs + this.preconfIntervalMs
+      this.sealAt = nowMs + this.blockTimeMs
+    }
+  }
+
   /** Returns to a captured state. */
   restore(state: ScheduleState): void {
     this.preconfIntervalMs = state.preconfIntervalMs

@@ -143,7 +143,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const continues = restored !== undefined && options.clock === 'manual'
   const start = continues ? restored.clockMs : options.genesisTimestamp * 1000
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
-  if (continues) schedule.restore(restored.schedule)
+  if (continues) schedule.resume(restored.schedule, start)
   const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
   const builder = new BlockBuilder(
     { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, settings, undoLog },

@@ -1,8 +1,8 @@
 /**
- * Sealed blocks in a state dump: the header's fields, and each transaction's envelope with its
- * sender (an impersonated one has no signature to recover it from) and its receipt. Reading one
- * back rebuilds the block and checks it against its own commitments: the transactions and
- * receipts roots, and the hash of the header (except for a fork's block, whose header the
+ * Sealed blocks in a state dump: the header's fields, and each transaction's envelope with what
+ * its receipt commits to. Reading one back rebuilds the block, recovers each signed sender, derives
+ * the rest of each receipt, and checks the block against its own commitments: the transactions
+ * and receipts roots, and the hash of the header (except for a fork's block, whose header the
  * upstream made).
  */
 import type { Common } from '@ethereumjs/common'
@@ -12,7 +12,10 @@ import { blockSize } from '../blocks/block-size.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import { hashHeader, type BlockHeader } from '../blocks/header.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
-import { rebuildTransaction } from '../transactions/decode.ts'
+import { bigIntToUnpaddedBytes, bytesToHex, generateAddress } from '@ethereumjs/util'
+import { decodeTransaction, hashTransaction, rebuildTransaction } from '../transactions/decode.ts'
+import { effectiveTip, type UserTransaction } from '../transactions/transaction.ts'
+import type { Address } from '../types.ts'
 import { addressAt, dataAt, hashAt, hexData, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
 
 /** A sealed block as a dump writes it. */
@@ -43,16 +46,18 @@ export function blockRecord(block: SealedBlock): Record<string, unknown> {
   }
 }
 
+/**
+ * A transaction with what its receipt commits to. What follows from the envelope and the block
+ * (a signed transaction's sender, the gas used, the price paid, a creation's address) is derived
+ * when the dump is read rather than trusted; an impersonated transaction's sender has no
+ * signature to be recovered from, so it is written.
+ */
 function transactionRecord({ transaction, receipt }: IncludedTransaction): Record<string, unknown> {
   return {
     raw: hexData(transaction.raw),
-    sender: transaction.sender,
-    kind: transaction.kind,
+    ...(transaction.kind === 'impersonated' ? { impersonated: transaction.sender } : {}),
     status: receipt.status,
-    gasUsed: hexQuantity(receipt.gasUsed),
     cumulativeGasUsed: hexQuantity(receipt.cumulativeGasUsed),
-    effectiveGasPrice: hexQuantity(receipt.effectiveGasPrice),
-    ...(receipt.contractAddress === undefined ? {} : { contractAddress: receipt.contractAddress }),
     logs: receipt.logs.map((log) => [log.address, log.topics.map(hexData), hexData(log.data)]),
   }
 }
@@ -61,7 +66,7 @@ function transactionRecord({ transaction, receipt }: IncludedTransaction): Recor
  * The block a dump's `record` describes, checked against its commitments; `trustHash` for a
  * first block that is a fork's (its hash is the upstream's to vouch for).
  */
-export function blockFromRecord(record: unknown, path: string, common: Common, trustHash: boolean): SealedBlock {
+export function blockFromRecord(record: unknown, path: string, common: Common, chainId: number, trustHash: boolean): SealedBlock {
   const fields = objectAt(record, path)
   const at = (name: string) => `${path}.${name}`
   const header: BlockHeader = {
@@ -85,12 +90,12 @@ export function blockFromRecord(record: unknown, path: string, common: Common, t
     requestsHash: fields.requestsHash === undefined ? undefined : wordAt(fields.requestsHash, at('requestsHash')),
   }
   const hash = hashAt(fields.hash, at('hash'))
-  const transactions = listAt(fields.transactions, at('transactions')).map((entry, index) => includedFromRecord(entry, `${path}.transactions[${index}]`, index, common))
-  let firstLogIndex = 0
-  const included = transactions.map(({ transaction, receipt, index }) => {
-    const withIndex = { ...receipt, firstLogIndex }
-    firstLogIndex += receipt.logs.length
-    return { transaction, receipt: withIndex, index }
+  const context = { common, chainId: BigInt(chainId), baseFee: header.baseFeePerGas, gasBefore: 0n, logsBefore: 0 }
+  const included = listAt(fields.transactions, at('transactions')).map((entry, index) => {
+    const transaction = includedFromRecord(entry, `${path}.transactions[${index}]`, index, context)
+    context.gasBefore = transaction.receipt.cumulativeGasUsed
+    context.logsBefore += transaction.receipt.logs.length
+    return transaction
   })
   if (trustHash) return { header, hash, transactions: included, size: integerAt(fields.size, at('size')) }
   const body = commitBody(included)
@@ -102,34 +107,51 @@ export function blockFromRecord(record: unknown, path: string, common: Common, t
   return { header, hash, transactions: included, size: blockSize(computed.encodedLength, included.map(({ transaction }) => transaction.raw)) }
 }
 
-function includedFromRecord(record: unknown, path: string, index: number, common: Common): IncludedTransaction {
+function includedFromRecord(record: unknown, path: string, index: number, context: RecordContext): IncludedTransaction {
   const fields = objectAt(record, path)
   const at = (name: string) => `${path}.${name}`
-  const kind = fields.kind
-  if (kind !== 'signed' && kind !== 'impersonated') throw new StateDumpError(`${at('kind')} should be "signed" or "impersonated"`)
-  let transaction
+  const raw = dataAt(fields.raw, at('raw'))
+  let transaction: UserTransaction
   try {
-    transaction = rebuildTransaction(dataAt(fields.raw, at('raw')), addressAt(fields.sender, at('sender')), kind, common)
+    transaction =
+      fields.impersonated === undefined
+        ? decodeTransaction(raw, hashTransaction(raw), context.common, context.chainId)
+        : rebuildTransaction(raw, addressAt(fields.impersonated, at('impersonated')), 'impersonated', context.common)
   } catch (error) {
-    if (error instanceof StateDumpError) throw error
     throw new StateDumpError(`${at('raw')} does not decode: ${(error as Error).message}`)
+  }
+  // An impersonated transaction carries the placeholder signature its sender implies (lib/transactions/sign.ts).
+  if (transaction.kind === 'impersonated' && (transaction.r !== BigInt(transaction.sender) + 1n || transaction.s !== 1n)) {
+    throw new StateDumpError(`${at('impersonated')}: the transaction is signed, not sent for an impersonated ${transaction.sender}`)
   }
   if (fields.status !== 0 && fields.status !== 1) throw new StateDumpError(`${at('status')} should be 0 or 1`)
   const logs: Log[] = listAt(fields.logs, at('logs')).map((entry, i) => {
     const [address, topics, data] = listAt(entry, `${at('logs')}[${i}]`)
     return { address: addressAt(address, `${at('logs')}[${i}][0]`), topics: listAt(topics, `${at('logs')}[${i}][1]`).map((topic, k) => wordAt(topic, `${at('logs')}[${i}][1][${k}]`)), data: dataAt(data, `${at('logs')}[${i}][2]`) }
   })
+  const cumulativeGasUsed = quantityAt(fields.cumulativeGasUsed, at('cumulativeGasUsed'))
+  if (cumulativeGasUsed < context.gasBefore) throw new StateDumpError(`${at('cumulativeGasUsed')} is below the gas used before it`)
   const receipt: TransactionReceipt = {
     status: fields.status,
-    gasUsed: quantityAt(fields.gasUsed, at('gasUsed')),
-    cumulativeGasUsed: quantityAt(fields.cumulativeGasUsed, at('cumulativeGasUsed')),
-    effectiveGasPrice: quantityAt(fields.effectiveGasPrice, at('effectiveGasPrice')),
+    gasUsed: cumulativeGasUsed - context.gasBefore,
+    cumulativeGasUsed,
+    effectiveGasPrice: context.baseFee + effectiveTip(transaction, context.baseFee),
     logs,
     logsBloom: logsBloom(logs),
-    contractAddress: fields.contractAddress === undefined ? undefined : addressAt(fields.contractAddress, at('contractAddress')),
-    firstLogIndex: 0,
+    // geth reports the address a creation would have used, whether or not it succeeded.
+    contractAddress: transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined,
+    firstLogIndex: context.logsBefore,
   }
   return { transaction, receipt, index }
+}
+
+/** What reading a block's transactions needs and carries from one to the next. */
+interface RecordContext {
+  readonly common: Common
+  readonly chainId: bigint
+  readonly baseFee: bigint
+  gasBefore: bigint
+  logsBefore: number
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -4,7 +4,8 @@
  * ```
  * { "format": "preconf-devnet/state", "version": 1, "chainId": 31337,
  *   "clock": { "now": ms, "schedule": { …the block schedule… } },
- *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "sender", "kind", receipt fields } ] } ],
+ *   "fork": null | { "blockNumber", "blockHash" },   (a fork's dump: its first block is the upstream's)
+ *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "impersonated"?: sender, "status", "cumulativeGasUsed", "logs" } ] } ],
  *   "codes": { codeHash: code },
  *   "accounts": { address: [ [block, nonce, balance, codeHash] | [block] (deleted), … ] },
  *   "storage": { address: { "wipes"?: [block, …], "slots": { slot: [ [block, value], … ] } } } }
@@ -55,6 +56,8 @@ export function stateToJson(state: ChainState): Record<string, unknown> {
         timestampInterval: optionalQuantity(schedule.timestampInterval),
       },
     },
+    // A fork's first block is the upstream's: its hash is taken as the upstream gave it.
+    fork: state.blocks[0].header.number === 0n ? null : { blockNumber: hexQuantity(state.blocks[0].header.number), blockHash: state.blocks[0].hash },
     blocks: state.blocks.map(blockRecord),
     codes,
     accounts,
@@ -85,8 +88,12 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
   const clock = objectAt(file.clock, 'clock')
   const schedule = objectAt(clock.schedule, 'clock.schedule')
   const transactionCommon = common(chainId)
-  const blocks = listAt(file.blocks, 'blocks').map((record, i) => blockFromRecord(record, `blocks[${i}]`, transactionCommon, i === 0 && objectAt(record, `blocks[${i}]`).number !== '0x0'))
+  const fork = file.fork === undefined || file.fork === null ? undefined : objectAt(file.fork, 'fork')
+  const forkHash = fork === undefined ? undefined : hashAt(fork.blockHash, 'fork.blockHash')
+  const blocks = listAt(file.blocks, 'blocks').map((record, i) => blockFromRecord(record, `blocks[${i}]`, transactionCommon, chainId, i === 0 && fork !== undefined))
   if (blocks.length === 0) throw new StateDumpError('blocks is empty')
+  if (fork === undefined && blocks[0].header.number !== 0n) throw new StateDumpError('blocks[0] is not genesis, and the dump is not of a fork')
+  if (forkHash !== undefined && blocks[0].hash !== forkHash) throw new StateDumpError(`blocks[0] is not the fork block ${forkHash}`)
   for (let i = 1; i < blocks.length; i++) {
     if (blocks[i].header.number !== blocks[i - 1].header.number + 1n || hexData(blocks[i].header.parentHash) !== blocks[i - 1].hash) {
       throw new StateDumpError(`blocks[${i}] does not follow blocks[${i - 1}]`)
@@ -96,8 +103,8 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
     chainId,
     clockMs: integerAt(clock.now, 'clock.now'),
     schedule: {
-      preconfIntervalMs: integerAt(schedule.preconfIntervalMs, 'clock.schedule.preconfIntervalMs'),
-      blockTimeMs: integerAt(schedule.blockTimeMs, 'clock.schedule.blockTimeMs'),
+      preconfIntervalMs: positive(schedule.preconfIntervalMs, 'clock.schedule.preconfIntervalMs'),
+      blockTimeMs: positive(schedule.blockTimeMs, 'clock.schedule.blockTimeMs'),
       nextTickAt: integerAt(schedule.nextTickAt, 'clock.schedule.nextTickAt'),
       sealAt: integerAt(schedule.sealAt, 'clock.schedule.sealAt'),
       offsetMs: signedInteger(schedule.offsetMs, 'clock.schedule.offsetMs'),
@@ -108,6 +115,12 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
     blocks,
     history: historyFromJson(file, Number(blocks[blocks.length - 1].header.number)),
   }
+}
+
+function positive(value: unknown, path: string): number {
+  const number = integerAt(value, path)
+  if (number === 0) throw new StateDumpError(`${path} should be at least 1`)
+  return number
 }
 
 function signedInteger(value: unknown, path: string): number {
@@ -131,12 +144,17 @@ function historyFromJson(file: Record<string, unknown>, head: number): HistoryEn
   const entries = new Map<Address, { account?: KeyVersions<AccountState | undefined>; storage?: HistoryEntry['storage'] }>()
   for (const [key, versions] of Object.entries(objectAt(file.accounts, 'accounts'))) {
     const address = addressAt(key, `accounts key ${key}`)
+    if (entries.has(address)) throw new StateDumpError(`accounts names ${address} twice`)
     entries.set(address, { account: versionsAt(versions, `accounts.${key}`, head, (entry, path) => accountAt(entry, path, codes)) })
   }
   for (const [key, value] of Object.entries(objectAt(file.storage ?? {}, 'storage'))) {
     const address = addressAt(key, `storage key ${key}`)
     const fields = objectAt(value, `storage.${key}`)
     const wipes = fields.wipes === undefined ? undefined : listAt(fields.wipes, `storage.${key}.wipes`).map((block, i) => integerAt(block, `storage.${key}.wipes[${i}]`))
+    wipes?.forEach((block, i) => {
+      if (block > head || (i > 0 && block <= wipes[i - 1])) throw new StateDumpError(`storage.${key}.wipes[${i}]: block ${block} is out of order or past the head ${head}`)
+    })
+    if (entries.get(address)?.storage !== undefined) throw new StateDumpError(`storage names ${address} twice`)
     const slots = new Map<bigint, KeyVersions<bigint>>()
     for (const [slot, words] of Object.entries(objectAt(fields.slots, `storage.${key}.slots`))) {
       const path = `storage.${key}.slots.${slot}`

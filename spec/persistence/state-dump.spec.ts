@@ -123,6 +123,18 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
     expect([next.number, next.transactions.length, next.hash, next.stateRoot, next.timestamp]).to.deep.equal(['0x6', 1, sourceNext.hash, sourceNext.stateRoot, sourceNext.timestamp])
   })
 
+  it('a schedule that does not fit its clock (a seal long due, or never) is counted afresh from the clock: one block per block time, no backlog', async () => {
+    const source = await createChain()
+    for (const sealAt of [0, source.clock.now() - 20_000]) {
+      const json = jsonOfHex((await source.dumpState()) as Hex)
+      json.clock.schedule.sealAt = sealAt
+      json.clock.schedule.nextTickAt = sealAt
+      const loaded = await createChain({ state: hexOfJson(json) })
+      await loaded.clock.advance(2000)
+      expect(loaded.blockNumber()).to.equal(1n)
+    }
+  })
+
   it('leaves out what is pre-confirmed but not sealed, and the mempool', async () => {
     const source = await createChain({ state: dump })
     const preconfirmed = await source.sendRawTransaction(await signer(source, 7).sign({ to: RECIPIENT, value: 1n }))

@@ -128,6 +128,44 @@ export const CORRUPTIONS: readonly Corruption[] = [
     message: /blocks\[2\] does not follow blocks\[1\]/,
   },
   {
+    what: 'the genesis block removed (a first block that is not genesis, in a dump not of a fork)',
+    make: edited((json) => {
+      json.blocks.shift()
+    }),
+    message: /blocks\[0\] is not genesis, and the dump is not of a fork/,
+  },
+  {
+    what: 'a signed transaction claimed as sent for an impersonated account',
+    make: edited((json) => {
+      firstTransaction(json).transactions[0].impersonated = `0x${'12'.repeat(20)}`
+    }),
+    message: /the transaction is signed, not sent for an impersonated 0x1212/,
+  },
+  {
+    what: 'storage wipes out of order',
+    make: edited((json) => {
+      const [address] = Object.entries(json.storage as Record<string, DumpJson>)[0]
+      json.storage[address].wipes = [3, 2]
+    }),
+    message: /wipes\[1\]: block 2 is out of order/,
+  },
+  {
+    what: 'a storage wipe past the head',
+    make: edited((json) => {
+      const [address] = Object.entries(json.storage as Record<string, DumpJson>)[0]
+      json.storage[address].wipes = [9]
+    }),
+    message: /wipes\[0\]: block 9 is out of order or past the head 4/,
+  },
+  {
+    what: 'one account written twice (in two cases)',
+    make: edited((json) => {
+      const [address, versions] = codeHolder(json)
+      json.accounts[address.toUpperCase().replace('0X', '0x')] = versions
+    }),
+    message: /accounts names 0x[0-9a-f]{40} twice/,
+  },
+  {
     what: 'no blocks',
     make: edited((json) => {
       json.blocks = []

@@ -2,7 +2,9 @@ import { expect } from 'chai'
 import { createMPT } from '@ethereumjs/mpt'
 import { bytesToHex, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../../lib/crypto/keccak.ts'
-import { keyToNibbles, trieDelete, trieInsert, trieRoot, type TrieNode } from '../../lib/trie/merkle-patricia-trie.ts'
+import { trieDelete, trieInsert } from '../../lib/trie/merkle-patricia-trie.ts'
+import { trieRoot } from '../../lib/trie/trie-encoding.ts'
+import { keyToNibbles, type TrieNode } from '../../lib/trie/trie-nodes.ts'
 import { orderedTrieRoot } from '../../lib/trie/ordered-trie.ts'
 
 /** A deterministic pseudo-random byte source (xorshift), so failures reproduce. */

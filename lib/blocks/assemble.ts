@@ -42,6 +42,8 @@ export interface BlockParts {
   readonly extraData: Uint8Array
   /** EIP-7685 requests hash (Prague on), undefined before. */
   readonly requestsHash: Uint8Array | undefined
+  /** Blob gas used: none on the devnet's own chains, the DA footprint of an OP-stack block (Jovian). */
+  readonly blobGasUsed?: bigint
 }
 
 const ZERO_BEACON_ROOT = new Uint8Array(32)
@@ -62,7 +64,7 @@ export function assembleBlock(parts: BlockParts): SealedBlock {
     mixHash: context.prevRandao,
     baseFeePerGas: context.baseFeePerGas,
     withdrawalsRoot: EMPTY_TRIE_ROOT,
-    blobGasUsed: 0n,
+    blobGasUsed: parts.blobGasUsed ?? 0n,
     excessBlobGas: 0n,
     parentBeaconBlockRoot: ZERO_BEACON_ROOT,
     requestsHash: parts.requestsHash,

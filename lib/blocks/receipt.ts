@@ -2,7 +2,7 @@
  * Transaction receipts and their consensus encoding. A receipt does not hold its block hash:
  * the same object serves the pre-confirmed block (hash unknown) and the sealed one.
  */
-import { RLP } from '@ethereumjs/rlp'
+import { RLP, type Input } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, concatBytes, hexToBytes } from '@ethereumjs/util'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
@@ -30,16 +30,46 @@ export interface TransactionReceipt {
   readonly contractAddress: Address | undefined
   /** Position of this receipt's first log in the block's log list. */
   readonly firstLogIndex: number
+  /** A deposit's: the sender's nonce before it ran, and the receipt version (1 since Canyon). */
+  readonly deposit?: DepositReceiptFields
+  /** An OP-stack chain's L1 data fee (and operator fee) of a user transaction. */
+  readonly l1?: L1FeeReceiptFields
+}
+
+/** What a deposit's receipt adds (OP specs `deposits.md`; both are in its consensus encoding). */
+export interface DepositReceiptFields {
+  readonly nonce: bigint
+  readonly receiptVersion: bigint
+}
+
+/** What an OP-stack user transaction's receipt adds (op-geth `receipt.go`): its L1 data fee and the L1 values it was computed from. */
+export interface L1FeeReceiptFields {
+  /** The L1 base fee (`l1GasPrice`). */
+  readonly l1BaseFee: bigint
+  readonly l1GasUsed: bigint
+  readonly l1Fee: bigint
+  readonly baseFeeScalar: bigint
+  readonly l1BlobBaseFee: bigint
+  readonly blobBaseFeeScalar: bigint
+  /** The operator fee parameters, reported only when either is non-zero. */
+  readonly operatorFeeScalar: bigint
+  readonly operatorFeeConstant: bigint
+  /** Jovian: the transaction's DA footprint (its `blobGasUsed`) and the scalar it came from. */
+  readonly daFootprintGasScalar: bigint
+  readonly daFootprint: bigint
 }
 
 /** The receipt of `transaction` as the receipts root commits to it: `type || rlp(...)` for typed transactions. */
 export function encodeReceipt(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
   const { type } = transaction
-  const payload = RLP.encode([
+  const fields: Input[] = [
     receipt.status === 1 ? Uint8Array.of(1) : new Uint8Array(0),
     bigIntToUnpaddedBytes(receipt.cumulativeGasUsed),
     receipt.logsBloom,
     receipt.logs.map((log) => [hexToBytes(log.address), [...log.topics], log.data]),
-  ])
+  ]
+  // A deposit's receipt commits to its nonce and version too (Regolith, Canyon).
+  if (receipt.deposit !== undefined) fields.push(bigIntToUnpaddedBytes(receipt.deposit.nonce), bigIntToUnpaddedBytes(receipt.deposit.receiptVersion))
+  const payload = RLP.encode(fields)
   return type === 0 ? payload : concatBytes(Uint8Array.of(type), payload)
 }

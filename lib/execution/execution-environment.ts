@@ -2,6 +2,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import type { DevnetEVM } from './devnet-evm.ts'
+import type { FeeRules } from './fee-rules.ts'
 
 /** Everything needed to run transactions and calls on a chain. */
 export interface ExecutionEnvironment {
@@ -13,4 +14,6 @@ export interface ExecutionEnvironment {
   readonly transactionCommon: Common
   /** The chain id, for EIP-7702 authorizations. */
   readonly chainId: bigint
+  /** Where fees go and what a transaction owes besides its gas (an OP-stack chain's L1 fees). */
+  readonly fees: FeeRules
 }

@@ -1,22 +1,26 @@
 /**
  * Applies one transaction to a state layer, as geth's state transition and @ethereumjs/vm's
  * runTx do for Prague: upfront gas purchase, nonce, EIP-7702 authorizations, the call or
- * creation, refunds (capped at a fifth), the EIP-7623 floor, base fee burnt, tip to the
+ * creation, refunds (capped at a fifth), the EIP-7623 floor, base fee burnt (or, on an OP-stack
+ * chain, paid to its vault with the L1 and operator fees, as op-geth does), tip to the
  * coinbase, EIP-6780 self-destructs and EIP-161 cleanup. Plain value transfers between
- * accounts without code take a direct path with the same result.
+ * accounts without code take a direct path with the same result; deposits run by their own
+ * rules (run-deposit.ts).
  */
 import { BIGINT_0, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
-import { logsBloom } from '../blocks/bloom.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
-import { isEmptyAccount, withAccountFields } from '../state/account.ts'
+import { withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { ensureAccounts, heldAccount } from '../state/state-source.ts'
 import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
+import { credit, receiptOf, type BlockPosition } from './transaction-outcome.ts'
 import { applyAuthorizations, isDelegated } from './authorizations.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
+import type { ExtraCharges, FeeRules } from './fee-rules.ts'
+import { runDeposit } from './run-deposit.ts'
 
 /** The gas of a plain transfer: the base cost of every transaction. */
 export const PLAIN_TRANSFER_GAS = 21000n
@@ -27,22 +31,14 @@ export class UnexecutableTransactionError extends Error {
   override name = 'UnexecutableTransactionError'
 }
 
-/** Where the transaction lands in its block. */
-export interface BlockPosition {
-  /** Gas used by the block's earlier transactions. */
-  readonly gasUsed: bigint
-  /** Logs emitted by the block's earlier transactions. */
-  readonly logCount: number
-}
-
 /** What the sender pays per gas in `block`, and how much of it goes to the coinbase. */
 function gasPrices(transaction: UserTransaction, block: BlockContext): { price: bigint; tip: bigint } {
   const tip = effectiveTip(transaction, block.baseFeePerGas)
   return { price: block.baseFeePerGas + tip, tip }
 }
 
-/** geth's preCheck: the transaction must still fit the state it is about to run on. */
-function checkExecutable(transaction: UserTransaction, state: StateLayer, block: BlockContext): void {
+/** geth's preCheck: the transaction must still fit the state it is about to run on (its cost counting `extra`, an OP-stack chain's L1 fees). */
+function checkExecutable(transaction: UserTransaction, state: StateLayer, block: BlockContext, extra: bigint): void {
   const sender = heldAccount(state, transaction.sender)
   const nonce = sender?.nonce ?? 0n
   if (nonce !== transaction.nonce) {
@@ -56,7 +52,7 @@ function checkExecutable(transaction: UserTransaction, state: StateLayer, block:
   if (transaction.maxFeePerGas < block.baseFeePerGas) {
     throw new UnexecutableTransactionError('max fee per gas less than block base fee')
   }
-  if ((sender?.balance ?? 0n) < transaction.cost) {
+  if ((sender?.balance ?? 0n) < transaction.cost + extra) {
     throw new UnexecutableTransactionError('insufficient funds for gas * price + value')
   }
 }
@@ -68,14 +64,6 @@ function chargeSender(transaction: UserTransaction, state: StateLayer, amount: b
   state.putAccount(transaction.sender, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: (sender?.balance ?? 0n) - amount }))
 }
 
-/** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
-function credit(state: StateLayer, address: Address, amount: bigint): void {
-  const account = heldAccount(state, address)
-  if (account === undefined && amount === 0n) return
-  const updated = withAccountFields(account, { balance: (account?.balance ?? 0n) + amount })
-  state.putAccount(address, isEmptyAccount(updated) ? undefined : updated)
-}
-
 /** Whether the transaction only moves ether between accounts that run no code. */
 export function isPlainTransfer(transaction: UserTransaction, state: StateLayer, environment: ExecutionEnvironment): boolean {
   const { to } = transaction
@@ -84,33 +72,30 @@ export function isPlainTransfer(transaction: UserTransaction, state: StateLayer,
   return environment.evm.getPrecompile(to) === undefined
 }
 
-function receiptOf(
-  status: 0 | 1,
-  gasUsed: bigint,
-  price: bigint,
-  logs: readonly Log[],
-  contractAddress: Address | undefined,
-  position: BlockPosition,
-): TransactionReceipt {
-  return {
-    status,
-    gasUsed,
-    cumulativeGasUsed: position.gasUsed + gasUsed,
-    effectiveGasPrice: price,
-    logs,
-    logsBloom: logsBloom(logs),
-    contractAddress,
-    firstLogIndex: position.logCount,
-  }
+/**
+ * Pays out a transaction's gas once its use is known: the tip to the coinbase, the base fee to
+ * its recipient (unless burnt), and an OP-stack chain's L1 fee and operator fee to their vaults.
+ */
+function payFees(state: StateLayer, block: BlockContext, gasUsed: bigint, tip: bigint, fees: FeeRules, extra: ExtraCharges | undefined): void {
+  credit(state, block.coinbase, gasUsed * tip)
+  if (fees.baseFeeRecipient !== undefined) credit(state, fees.baseFeeRecipient, gasUsed * block.baseFeePerGas)
+  if (extra === undefined) return
+  credit(state, extra.l1FeeRecipient, extra.l1Fee)
+  credit(state, extra.operatorFeeRecipient, extra.operatorFee(gasUsed))
 }
 
 /** The direct path for {@link isPlainTransfer} transactions (no EVM frame, same outcome). */
-export function runPlainTransfer(transaction: UserTransaction, state: StateLayer, block: BlockContext, position: BlockPosition): TransactionReceipt {
+export function runPlainTransfer(transaction: UserTransaction, state: StateLayer, block: BlockContext, position: BlockPosition, fees: FeeRules, extra: ExtraCharges | undefined): TransactionReceipt {
   const { price, tip } = gasPrices(transaction, block)
-  chargeSender(transaction, state, PLAIN_TRANSFER_GAS * price + transaction.value)
+  const owed = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(PLAIN_TRANSFER_GAS)
+  chargeSender(transaction, state, PLAIN_TRANSFER_GAS * price + transaction.value + owed)
   credit(state, transaction.to!, transaction.value)
-  credit(state, block.coinbase, PLAIN_TRANSFER_GAS * tip)
-  return receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position)
+  payFees(state, block, PLAIN_TRANSFER_GAS, tip, fees, extra)
+  return withL1Fields(receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position), extra)
+}
+
+function withL1Fields(receipt: TransactionReceipt, extra: ExtraCharges | undefined): TransactionReceipt {
+  return extra === undefined ? receipt : { ...receipt, l1: extra.receipt }
 }
 
 /** The general path: the transaction runs in the EVM. */
@@ -120,13 +105,15 @@ export async function runInEVM(
   block: BlockContext,
   position: BlockPosition,
   environment: ExecutionEnvironment,
+  extra: ExtraCharges | undefined,
 ): Promise<TransactionReceipt> {
   const { evm } = environment
   const { price, tip } = gasPrices(transaction, block)
   environment.state.attach(state)
   prepareRun(evm, transaction.sender, transaction.to, block.coinbase, transaction.accessList)
 
-  chargeSender(transaction, state, transaction.gasLimit * price)
+  const upfrontExtra = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit)
+  chargeSender(transaction, state, transaction.gasLimit * price + upfrontExtra)
   const authorizationRefund = await applyAuthorizations(transaction.authorizationList, state, environment)
 
   const result = await evm.runCall({
@@ -147,9 +134,11 @@ export async function runInEVM(
   gasUsed -= refund < maxRefund ? refund : maxRefund
   if (gasUsed < transaction.floorDataGas) gasUsed = transaction.floorDataGas
 
+  // Unused gas comes back, and with it the operator fee charged on it.
+  const extraRefund = extra === undefined ? 0n : extra.operatorFee(transaction.gasLimit) - extra.operatorFee(gasUsed)
   const payer = heldAccount(state, transaction.sender)
-  state.putAccount(transaction.sender, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (transaction.gasLimit - gasUsed) * price }))
-  credit(state, block.coinbase, gasUsed * tip)
+  state.putAccount(transaction.sender, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (transaction.gasLimit - gasUsed) * price + extraRefund }))
+  payFees(state, block, gasUsed, tip, environment.fees, extra)
 
   for (const address of execution.selfdestruct?.keys() ?? []) {
     if (execution.createdAddresses?.has(address) === true) state.putAccount(address as Address, undefined)
@@ -160,7 +149,7 @@ export async function runInEVM(
   const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
   // geth reports the address a creation would have used, whether or not it succeeded.
   const contractAddress = transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
-  return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position)
+  return withL1Fields(receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position), extra)
 }
 
 /**
@@ -177,7 +166,10 @@ export async function runTransaction(
   // The accounts the direct paths read synchronously (a forked chain may have to fetch them).
   const loading = ensureAccounts(state, [transaction.sender, transaction.to, block.coinbase])
   if (loading !== undefined) await loading
-  checkExecutable(transaction, state, block)
-  if (isPlainTransfer(transaction, state, environment)) return runPlainTransfer(transaction, state, block, position)
-  return runInEVM(transaction, state, block, position, environment)
+  if (transaction.kind === 'deposit') return runDeposit(transaction, state, block, position, environment)
+  const owed = environment.fees.extraCharges(transaction, state)
+  const extra = owed instanceof Promise ? await owed : owed
+  checkExecutable(transaction, state, block, extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit))
+  if (isPlainTransfer(transaction, state, environment)) return runPlainTransfer(transaction, state, block, position, environment.fees, extra)
+  return runInEVM(transaction, state, block, position, environment, extra)
 }

@@ -98,9 +98,14 @@ export function operatorFee(gas: bigint, parameters: L1FeeParameters, fork: 'ist
 
 /** Jovian's DA footprint of a transaction (its blobGasUsed): max(100, estimatedSize/1e6) × daFootprintGasScalar, the scalar 0 meaning 400. */
 export function daFootprint(raw: Uint8Array, parameters: L1FeeParameters): bigint {
+  return daFootprintOfFlzLength(BigInt(flzCompressLength(raw)), parameters)
+}
+
+/** {@link daFootprint} of a transaction whose FastLZ length is `flzLength` (one compression serves both it and the fee). */
+export function daFootprintOfFlzLength(flzLength: bigint, parameters: L1FeeParameters): bigint {
   // estimatedSizeScaled is at least 100e6, so its whole bytes are at least 100.
   const scalar = parameters.daFootprintGasScalar === 0n ? DEFAULT_DA_FOOTPRINT_GAS_SCALAR : parameters.daFootprintGasScalar
-  return (estimatedSizeScaled(BigInt(flzCompressLength(raw))) / SCALE) * scalar
+  return (estimatedSizeScaled(flzLength) / SCALE) * scalar
 }
 
 /** What GasPriceOracle.getL1FeeUpperBound(size) answers (Fjord): s = size + 68, flzLen = s + s/255 + 16, then the Fjord fee. */

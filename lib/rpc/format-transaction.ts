@@ -6,9 +6,9 @@
  */
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
-import type { Log } from '../blocks/receipt.ts'
+import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
-import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
+import { effectiveTip, type DepositTransaction, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Hash, Hex } from '../types.ts'
 import { toData, toQuantity } from './hex.ts'
 
@@ -52,23 +52,49 @@ export function formatCode(code: Uint8Array): Hex {
   return hex
 }
 
-/** A transaction as `eth_getTransactionByHash` returns it: in the mempool when `block` is undefined. */
-export function formatTransaction(transaction: Transaction, block: BlockRef | undefined, index = 0): Record<string, unknown> {
-  const { type } = transaction
+/**
+ * A transaction as `eth_getTransactionByHash` returns it: in the mempool when `block` is
+ * undefined. A deposit's nonce is the one its receipt records (op-geth): 0 until it has run.
+ */
+export function formatTransaction(transaction: Transaction, block: BlockRef | undefined, index = 0, receipt?: TransactionReceipt): Record<string, unknown> {
   const json: Record<string, unknown> = {
     blockHash: block?.hash ?? null,
     blockNumber: block === undefined ? null : toQuantity(block.number),
     from: transaction.sender,
     gas: toQuantity(transaction.gasLimit),
-    gasPrice: toQuantity(type >= 2 && block !== undefined ? block.baseFeePerGas + effectiveTip(transaction, block.baseFeePerGas) : transaction.maxFeePerGas),
+    gasPrice: '0x0',
     hash: transaction.hash,
     input: toData(transaction.data),
-    nonce: toQuantity(transaction.nonce),
+    nonce: '0x0',
     to: transaction.to ?? null,
     transactionIndex: block === undefined ? null : toQuantity(index),
     value: toQuantity(transaction.value),
-    type: toQuantity(type),
+    type: toQuantity(transaction.type),
   }
+  if (transaction.kind === 'deposit') addDepositFields(json, transaction, receipt)
+  else addUserFields(json, transaction, block)
+  if (block !== undefined) json.blockTimestamp = toQuantity(block.timestamp)
+  return json
+}
+
+/** op-geth's deposit fields: `sourceHash`, `mint` (always, `0x0` included: viem parses it), `isSystemTx` only when true, no signature, and the receipt's nonce and version. */
+function addDepositFields(json: Record<string, unknown>, transaction: DepositTransaction, receipt: TransactionReceipt | undefined): void {
+  json.sourceHash = bytesToHex(transaction.sourceHash)
+  json.mint = toQuantity(transaction.mint)
+  if (transaction.isSystemTx) json.isSystemTx = true
+  json.v = '0x0'
+  json.r = '0x0'
+  json.s = '0x0'
+  if (receipt?.deposit !== undefined) {
+    json.nonce = toQuantity(receipt.deposit.nonce)
+    json.depositReceiptVersion = toQuantity(receipt.deposit.receiptVersion)
+  }
+}
+
+function addUserFields(json: Record<string, unknown>, transaction: UserTransaction, block: BlockRef | undefined): void {
+  const { type } = transaction
+  json.gasPrice = toQuantity(type >= 2 && block !== undefined ? block.baseFeePerGas + effectiveTip(transaction, block.baseFeePerGas) : transaction.maxFeePerGas)
+  json.nonce = toQuantity(transaction.nonce)
   if (type >= 2) {
     json.maxFeePerGas = toQuantity(transaction.maxFeePerGas)
     json.maxPriorityFeePerGas = toQuantity(transaction.maxPriorityFeePerGas)
@@ -89,13 +115,11 @@ export function formatTransaction(transaction: Transaction, block: BlockRef | un
   json.r = toQuantity(transaction.r)
   json.s = toQuantity(transaction.s)
   if (type !== 0) json.yParity = toQuantity(transaction.v)
-  if (block !== undefined) json.blockTimestamp = toQuantity(block.timestamp)
-  return json
 }
 
 /** An included transaction in its block. */
 export function formatIncluded(included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
-  return formatTransaction(included.transaction, block, included.index)
+  return formatTransaction(included.transaction, block, included.index, included.receipt)
 }
 
 /** A log as receipts, `eth_getLogs` and subscriptions return it. */
@@ -140,7 +164,30 @@ export function formatReceipt(included: IncludedTransaction, block: BlockRef): R
     blobGasPrice: toQuantity(BLOB_BASE_FEE),
     type: toQuantity(transaction.type),
     blockTimestamp: toQuantity(block.timestamp),
+    ...opStackReceiptFields(receipt),
   }
+}
+
+/** What an OP-stack receipt adds (op-geth `receipt.go`): a deposit's nonce and version; a user transaction's L1 fee fields, the operator fee's only when non-zero, Jovian's DA footprint. */
+function opStackReceiptFields(receipt: TransactionReceipt): Record<string, unknown> {
+  if (receipt.deposit !== undefined) return { depositNonce: toQuantity(receipt.deposit.nonce), depositReceiptVersion: toQuantity(receipt.deposit.receiptVersion) }
+  const { l1 } = receipt
+  if (l1 === undefined) return {}
+  const fields: Record<string, unknown> = {
+    l1GasPrice: toQuantity(l1.l1BaseFee),
+    l1GasUsed: toQuantity(l1.l1GasUsed),
+    l1Fee: toQuantity(l1.l1Fee),
+    l1BaseFeeScalar: toQuantity(l1.baseFeeScalar),
+    l1BlobBaseFee: toQuantity(l1.l1BlobBaseFee),
+    l1BlobBaseFeeScalar: toQuantity(l1.blobBaseFeeScalar),
+  }
+  if (l1.operatorFeeScalar !== 0n || l1.operatorFeeConstant !== 0n) {
+    fields.operatorFeeScalar = toQuantity(l1.operatorFeeScalar)
+    fields.operatorFeeConstant = toQuantity(l1.operatorFeeConstant)
+  }
+  fields.daFootprintGasScalar = toQuantity(l1.daFootprintGasScalar)
+  fields.blobGasUsed = toQuantity(l1.daFootprint)
+  return fields
 }
 
 /**

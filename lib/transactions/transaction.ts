@@ -20,7 +20,7 @@ interface TransactionFields {
   readonly hash: Hash
   /** The EIP-2718 envelope: what the transactions root commits to. */
   readonly raw: Uint8Array
-  /** EIP-2718 type: 0 legacy, 1 access list, 2 EIP-1559, 4 EIP-7702. */
+  /** EIP-2718 type: 0 legacy, 1 access list, 2 EIP-1559, 4 EIP-7702, 0x7e an OP-stack deposit. */
   readonly type: number
   readonly sender: Address
   /** The sender as the EVM wants it. */
@@ -57,8 +57,23 @@ export interface UserTransaction extends TransactionFields {
   readonly s: bigint
 }
 
+/**
+ * An OP-stack deposit (type 0x7e): sent from L1 (a user deposit, minting ether to its sender),
+ * or the L1-attributes transaction each block opens with. No signature, nonce or fee; its gas
+ * was bought on L1.
+ */
+export interface DepositTransaction extends TransactionFields {
+  readonly kind: 'deposit'
+  /** Identifies the deposit's origin on L1 (OP specs `deposits.md`). */
+  readonly sourceHash: Uint8Array
+  /** Ether credited to the sender before it runs, kept even if it fails. */
+  readonly mint: bigint
+  /** Pre-Regolith system transactions; always false on a chain of today. */
+  readonly isSystemTx: boolean
+}
+
 /** Any transaction a block can hold. */
-export type Transaction = UserTransaction
+export type Transaction = UserTransaction | DepositTransaction
 
 /** The tip per gas a user transaction pays at `baseFee`, or a negative number if it cannot pay it. */
 export function effectiveTip(transaction: UserTransaction, baseFee: bigint): bigint {

@@ -18,6 +18,8 @@ export interface AdmissionContext {
   /** The pre-confirmed state: nonces and balances the transaction must fit (the sender loaded). */
   readonly pending: StateView
   readonly blockGasLimit: bigint
+  /** What the transaction owes besides gas and value: an OP-stack chain's L1 data fee and operator fee on its gas limit (op-geth's L1CostFn and OperatorCostFn). */
+  readonly extraCost: bigint
 }
 
 /** The checks that need no state (geth's ValidateTransaction; fee and signature sanity run at decoding). */
@@ -60,7 +62,7 @@ export function checkAgainstState(transaction: UserTransaction, context: Admissi
   }
 
   const balance = account?.balance ?? 0n
-  const { cost } = transaction
+  const cost = transaction.cost + context.extraCost
   if (balance < cost) {
     throw new TransactionRejectedError(
       TransactionRejection.insufficientFunds,

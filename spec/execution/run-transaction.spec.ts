@@ -4,6 +4,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
 import { createDevnetEVM } from '../../lib/execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
+import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
 import { isPlainTransfer, runInEVM, runPlainTransfer, runTransaction, UnexecutableTransactionError } from '../../lib/execution/run-transaction.ts'
 import type { BlockContext } from '../../lib/execution/block-context.ts'
 import { createChain } from '../../lib/index.ts'
@@ -32,6 +33,7 @@ function environment(): ExecutionEnvironment {
     state,
     transactionCommon: createTransactionCommon(31337, 'prague'),
     chainId: 31337n,
+    fees: ETHEREUM_FEE_RULES,
   }
 }
 
@@ -63,8 +65,8 @@ describe('execution/run-transaction', () => {
       const direct = fundedState([alice.address, chain.accounts[1].address])
       const viaEVM = fundedState([alice.address, chain.accounts[1].address])
       expect(isPlainTransfer(transaction, direct, env)).to.equal(true)
-      const directReceipt = runPlainTransfer(transaction, direct, block, { gasUsed: 0n, logCount: 0 })
-      const evmReceipt = await runInEVM(transaction, viaEVM, block, { gasUsed: 0n, logCount: 0 }, env)
+      const directReceipt = runPlainTransfer(transaction, direct, block, { gasUsed: 0n, logCount: 0 }, ETHEREUM_FEE_RULES, undefined)
+      const evmReceipt = await runInEVM(transaction, viaEVM, block, { gasUsed: 0n, logCount: 0 }, env, undefined)
       expect(directReceipt).to.deep.equal(evmReceipt)
       const [directState, evmState] = observed([direct, viaEVM])
       expect(directState).to.deep.equal(evmState)

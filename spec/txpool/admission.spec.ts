@@ -8,6 +8,7 @@ import { expect } from 'chai'
 import { keccak256, parseEther, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, RPCError, type Chain, type Preconfirmation } from '../../lib/index.ts'
+import type { UserTransaction } from '../../lib/transactions/transaction.ts'
 import { rejection } from '../support/chain-helpers.ts'
 import { GWEI, signer } from '../support/wallet.ts'
 import { decodeEnvelope, SECP256K1_N, signUncheckedEip1559, withHighS, withSignature } from '../support/txpool-raw.ts'
@@ -701,11 +702,11 @@ describe('txpool admission (geth rules and texts, code -32000)', () => {
       expect(await chain.request({ method: 'eth_getTransactionCount', params: [alice.address, 'latest'] })).to.equal('0x0')
 
       const tick = await chain.tick()
-      expect(tick.transactions.map(({ transaction }) => transaction.nonce)).to.deep.equal([1n, 2n])
+      expect(tick.transactions.map(({ transaction }) => (transaction as UserTransaction).nonce)).to.deep.equal([1n, 2n])
       expect(await count()).to.equal('0x3')
       await send(chain, await alice.sign({ nonce: 3, to: bob }))
       expect(await count()).to.equal('0x5')
-      expect((await chain.tick()).transactions.map(({ transaction }) => transaction.nonce)).to.deep.equal([3n, 4n])
+      expect((await chain.tick()).transactions.map(({ transaction }) => (transaction as UserTransaction).nonce)).to.deep.equal([3n, 4n])
       expect(await count()).to.equal('0x5')
     })
   })

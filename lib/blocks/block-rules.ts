@@ -1,0 +1,20 @@
+/**
+ * How a chain makes its blocks, where it differs between chains: the next block's base fee from
+ * its parent's header, and the extraData every block carries.
+ */
+import { ETHEREUM_BASE_FEE, nextBaseFee } from './base-fee.ts'
+import type { BlockHeader } from './header.ts'
+
+/** A chain's block rules. */
+export interface BlockRules {
+  /** The base fee of the block after `parent`. */
+  nextBaseFee(parent: Pick<BlockHeader, 'baseFeePerGas' | 'gasUsed' | 'gasLimit' | 'blobGasUsed'>): bigint
+  /** What every block's extraData holds. */
+  readonly extraData: Uint8Array
+}
+
+/** Ethereum's: EIP-1559 with elasticity 2 and denominator 8, empty extraData. */
+export const ETHEREUM_BLOCK_RULES: BlockRules = {
+  nextBaseFee: (parent) => nextBaseFee(parent.baseFeePerGas, parent.gasUsed, parent.gasLimit, ETHEREUM_BASE_FEE),
+  extraData: new Uint8Array(0),
+}

@@ -13,7 +13,7 @@ import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
-import { parseBlockTag, parseCallRequest, parseQuantityLike } from './rpc/params.ts'
+import { parseBlockTag, parseCallRequest, parseDepositRequest, parseQuantityLike } from './rpc/params.ts'
 import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
@@ -30,6 +30,16 @@ export type CallParameters = {
   data?: Hex
   input?: Hex
   accessList?: AccessList
+}
+
+/** An L1→L2 deposit to simulate ({@link Chain.deposit}); quantities may be bigints. */
+export type DepositParameters = {
+  to: Address
+  from?: Address
+  mint?: Hex | bigint
+  value?: Hex | bigint
+  gas?: Hex | bigint
+  data?: Hex
 }
 
 const address = (value: string): Address => parseAddress(value, '0 (address)')
@@ -101,6 +111,16 @@ export class Chain extends EngineHost {
    */
   sendTransaction(request: CallParameters & { readonly nonce?: Hex | bigint }): Promise<Hash> {
     return this.engine.intake.submitRequest(parseCallRequest(request, '0 (transaction)'))
+  }
+
+  /**
+   * On an OP-stack chain (a `preset`), simulates an L1→L2 deposit (`preconf_deposit`): `mint`
+   * wei credited to `from` (by default `to`), then a call of `gas` (default 100,000) from it to
+   * `to` with `value` and `data`, in the next block's first pre-confirmation. Returns the
+   * deposit's hash.
+   */
+  async deposit(request: DepositParameters): Promise<Hash> {
+    return this.engine.intake.simulateDeposit(parseDepositRequest(request, '0 (deposit)'))
   }
 
   /**

@@ -3,6 +3,7 @@
  * README's options table (a spec checks the README against {@link optionsTable}).
  */
 import { forkOptions } from './fork/fork-options.ts'
+import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
 
 type Definition = OptionDefinition<never, unknown>
@@ -16,10 +17,11 @@ export interface CommandLineOption {
 const entries = (definitions: Record<string, Definition>, library: (name: string) => string | undefined): CommandLineOption[] =>
   Object.entries(definitions).map(([name, definition]) => ({ definition, library: library(name) }))
 
-/** Every option the command line takes as `--flag <value>`: the chain's, the fork's and the server's. */
+/** Every option the command line takes as `--flag <value>`: the chain's, the fork's, the OP stack's and the server's. */
 export const commandLineOptions: readonly CommandLineOption[] = [
   ...entries(chainOptions as Record<string, Definition>, (name) => name),
   ...entries(forkOptions as Record<string, Definition>, (name) => `fork.${name}`),
+  ...entries(opStackOptions as Record<string, Definition>, (name) => `opStack.${name}`),
   ...entries(serverOptions as Record<string, Definition>, () => undefined),
 ]
 

@@ -12,6 +12,7 @@ import { UpstreamError } from './errors.ts'
 import { StateDumpError } from './persistence/dump-fields.ts'
 import { commandLineOptions, usage } from './cli-usage.ts'
 import { forkOptions } from './fork/fork-options.ts'
+import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { ListenError, SEALED_PATH, startServer } from './server/server.ts'
@@ -50,16 +51,25 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
     definition.parse(given as never, `--${definition.flag}`)
     chain[name] = given
   }
-  const fork: Record<string, unknown> = {}
-  for (const [name, definition] of Object.entries(forkOptions) as Array<[string, Definition]>) {
-    const given = values[definition.flag]
-    if (typeof given !== 'string') continue
-    definition.parse(given as never, `--${definition.flag}`)
-    fork[name] = given
+  const group = (definitions: Record<string, Definition>): Record<string, unknown> | undefined => {
+    const given: Record<string, unknown> = {}
+    for (const [name, definition] of Object.entries(definitions)) {
+      const value = values[definition.flag]
+      if (typeof value !== 'string') continue
+      definition.parse(value as never, `--${definition.flag}`)
+      given[name] = value
+    }
+    return Object.keys(given).length > 0 ? given : undefined
   }
-  if (Object.keys(fork).length > 0) {
+  const fork = group(forkOptions as Record<string, Definition>)
+  if (fork !== undefined) {
     if (fork.url === undefined) throw new TypeError(`--${Object.keys(fork).map((name) => forkOptions[name as keyof typeof forkOptions].flag)[0]} needs --fork-url`)
     chain.fork = fork
+  }
+  const opStack = group(opStackOptions as Record<string, Definition>)
+  if (opStack !== undefined) {
+    if (chain.preset === undefined) throw new TypeError(`--${opStackOptions[Object.keys(opStack)[0] as keyof typeof opStackOptions].flag} needs --preset`)
+    chain.opStack = opStack
   }
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
   if (values.instant === true) chain.mining = 'instant'

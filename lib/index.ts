@@ -4,7 +4,7 @@
  * under lib/ is part of the package's interface.
  */
 export { Chain, createChain } from './chain.ts'
-export type { CallParameters } from './chain.ts'
+export type { CallParameters, DepositParameters } from './chain.ts'
 export type { ChainEvents, SubscriptionMessage, WithdrawnPreconfirmations } from './engine/events.ts'
 export type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 export type { Preconfirmation } from './builder/builder.ts'

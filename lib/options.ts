@@ -7,6 +7,8 @@ import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
 import { forkOptions } from './fork/fork-options.ts'
+import { opStackOptions } from './op-stack/op-stack-options.ts'
+import { PRESETS, type PresetName } from './op-stack/presets.ts'
 import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
 import type { StateInput } from './persistence/state-encoding.ts'
 import type { Address } from './types.ts'
@@ -136,6 +138,13 @@ export const chainOptions = {
     parse: integer(0),
     default: () => 64,
   }),
+  preset: define<PresetName, PresetName | undefined>({
+    flag: 'preset',
+    description: 'base | base-sepolia | op: an OP-stack chain like that one (its chain id, block times, EIP-1559 parameters and minimum base fee; deposits, the L1 data fee, the predeploys)',
+    defaultText: 'none (a plain chain)',
+    parse: oneOf<PresetName>('base', 'base-sepolia', 'op'),
+    default: () => undefined,
+  }),
   revertCode: define<RevertCode | `${RevertCode}`, RevertCode>({
     flag: 'revert-code',
     description: 'JSON-RPC code of a revert: -32000 (Base\'s docs) or 3 (geth and Anvil; cast decodes the revert data only then)',
@@ -190,6 +199,7 @@ export const serverOptions = {
 
 type Definitions = typeof chainOptions
 type ForkDefinitions = typeof forkOptions
+type OpStackDefinitions = typeof opStackOptions
 type InputOf<D> = D extends OptionDefinition<infer Input, unknown> ? Input : never
 type ValueOf<D> = D extends OptionDefinition<unknown, infer Value> ? Value : never
 
@@ -199,10 +209,18 @@ export type ForkOptions = { url: string } & { [K in Exclude<keyof ForkDefinition
 /** A fork's options with every default applied. */
 export type ResolvedForkOptions = { readonly [K in keyof ForkDefinitions]: ValueOf<ForkDefinitions[K]> }
 
+/** An OP-stack chain's parameters (with a `preset`): every field optional (see `opStackOptions`). */
+export type OpStackOptions = { [K in keyof OpStackDefinitions]?: InputOf<OpStackDefinitions[K]> }
+
+/** An OP-stack chain's parameters with every default (the preset's, then the option's) applied. */
+export type ResolvedOpStackOptions = { readonly [K in keyof OpStackDefinitions]: ValueOf<OpStackDefinitions[K]> }
+
 /** Options of `createChain`; every field is optional (see `chainOptions` for each default). */
 export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> } & {
   /** Fork a live chain (`--fork-url`): see `forkOptions`. */
   fork?: ForkOptions
+  /** The parameters of an OP-stack chain (with `preset`): see `opStackOptions`. */
+  opStack?: OpStackOptions
   /** Start from a state dump (`chain.dumpState()`, `anvil_dumpState`, a `--dump-state` file): hex, JSON text, bytes or the parsed object. */
   state?: StateInput
 }
@@ -211,6 +229,8 @@ export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> 
 export type ResolvedChainOptions = { readonly [K in keyof Definitions]: ValueOf<Definitions[K]> } & {
   /** The fork's options, or undefined for a fresh chain. */
   readonly fork: ResolvedForkOptions | undefined
+  /** The OP-stack parameters (a chain with a preset), or undefined for a plain chain. */
+  readonly opStack: ResolvedOpStackOptions | undefined
 }
 
 /** Applies each definition's parser to the given values and its default to the rest. */
@@ -226,6 +246,11 @@ function resolveGroup(definitions: Record<string, OptionDefinition<never, unknow
   return resolved
 }
 
+/** The entries of `given` that are not undefined (an undefined option is not given). */
+function definedOnly(given: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined))
+}
+
 function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | undefined {
   if (fork === undefined) return undefined
   if (typeof fork !== 'object' || fork === null || (fork as { url?: unknown }).url === undefined) throw invalid('fork', '{ url, blockNumber?, cache?, retries?, timeoutMs? }', fork)
@@ -235,10 +260,14 @@ function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | und
 /** Applies defaults and checks every given value; unknown options are an error. */
 export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOptions {
   // A state is read by openChain (lib/open-chain.ts), which resolves the options around it.
-  const { fork, state: _state, ...rest } = options
+  const { fork, state: _state, opStack, ...rest } = options
   const clock = options.clock === undefined ? 'manual' : chainOptions.clock.parse(options.clock, 'clock')
-  const resolved = resolveGroup(chainOptions, rest, clock, '')
+  // A preset's values are defaults: each option given overrides its own.
+  const preset = rest.preset === undefined ? undefined : PRESETS[chainOptions.preset.parse(rest.preset, 'preset')!]
+  const resolved = resolveGroup(chainOptions, { ...preset?.chain, ...definedOnly(rest) }, clock, '')
   resolved.fork = resolveFork(fork, clock)
+  if (opStack !== undefined && preset === undefined) throw new TypeError("invalid options: opStack parameters need a preset (preset: 'base', 'base-sepolia' or 'op')")
+  resolved.opStack = preset === undefined ? undefined : resolveGroup(opStackOptions, { ...preset.opStack, ...definedOnly(opStack ?? {}) }, clock, 'opStack.')
   if ((resolved.preconfIntervalMs as number) > (resolved.blockTimeMs as number)) {
     throw new TypeError(
       `invalid options: preconfIntervalMs (${resolved.preconfIntervalMs}) must not exceed blockTimeMs (${resolved.blockTimeMs}), or no pre-confirmation would ever run`,

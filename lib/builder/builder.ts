@@ -7,7 +7,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
-import { nextBaseFee } from '../blocks/base-fee.ts'
+import type { BlockRules } from '../blocks/block-rules.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
 import { UpstreamError } from '../errors.ts'
 import { keccak256 } from '../crypto/keccak.ts'
@@ -23,7 +23,7 @@ import type { BlockSettings } from './block-settings.ts'
 import { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { Transaction } from '../transactions/transaction.ts'
-import type { DroppedTransaction, TransactionSource } from './sources.ts'
+import type { CandidateQueue, DroppedTransaction, TransactionSource } from './sources.ts'
 
 /** What one tick pre-confirmed. */
 export interface Preconfirmation {
@@ -52,6 +52,8 @@ export interface BuilderParts {
   readonly settings: BlockSettings
   /** Records the builder's mutations while a snapshot is open. */
   readonly undoLog: UndoLog
+  /** The chain's base fee rule and extraData (Ethereum's, or an OP-stack chain's). */
+  readonly rules: BlockRules
 }
 
 /** Builds pre-confirmed blocks from its sources and seals them. */
@@ -64,6 +66,15 @@ export class BlockBuilder {
     firstTimestamp: bigint,
   ) {
     this.pending = this.open(firstTimestamp)
+  }
+
+  /**
+   * Whether the pending block still waits for its opening pre-confirmation: on a chain whose
+   * first pre-confirmation of a block takes only system transactions (an OP-stack chain's
+   * flashblock index 0), that one runs before any tick that takes the mempool, and before a seal.
+   */
+  get awaitsOpening(): boolean {
+    return this.pending.ticks === 0 && !this.parts.policy.takes('user', 0)
   }
 
   /** Runs one pre-confirmation tick: transactions from each source the policy allows, best first, into the pending block. */
@@ -90,7 +101,15 @@ export class BlockBuilder {
         dropped.push(stale)
         taken.push([source, stale.transaction])
       }
-      const queue = source.candidates(context, tick)
+      let queue: CandidateQueue
+      try {
+        const candidates = source.candidates(context, tick)
+        queue = candidates instanceof Promise ? await candidates : candidates
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error
+        stalled = true
+        break
+      }
       for (let transaction = queue.peek(); transaction !== undefined; transaction = queue.peek()) {
         if (budget - gasUsed < transaction.gasLimit) {
           queue.skipped()
@@ -154,7 +173,7 @@ export class BlockBuilder {
     return {
       number,
       timestamp,
-      baseFeePerGas: settings.baseFeeFor(number) ?? nextBaseFee(parent.header.baseFeePerGas, parent.header.gasUsed, parent.header.gasLimit),
+      baseFeePerGas: settings.baseFeeFor(number) ?? this.parts.rules.nextBaseFee(parent.header),
       gasLimit: settings.gasLimit,
       coinbase: settings.coinbase,
       prevRandao: settings.prevRandaoFor(number) ?? keccak256(hexToBytes(parent.hash)),
@@ -167,7 +186,7 @@ export class BlockBuilder {
     return new PendingBlock(
       this.contextAt(timestamp),
       blocks.head.hash,
-      { extraData: new Uint8Array(0), requestsHash: emptyRequestsHash(options.hardfork) },
+      { extraData: this.parts.rules.extraData, requestsHash: emptyRequestsHash(options.hardfork) },
       history.latest,
       this.parts.undoLog,
     )

@@ -104,7 +104,7 @@ export class PendingBlock implements PendingBlockView {
   /** The block as it seals with `stateRoot`. */
   parts(stateRoot: Uint8Array): BlockParts {
     const { context, transactions, gasUsed, parentHash, header } = this
-    return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash }
+    return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash, blobGasUsed: daFootprint(transactions) }
   }
 
   /** The block as it would seal now, with 32 zero bytes for its state root. */
@@ -203,4 +203,11 @@ export class PendingBlock implements PendingBlockView {
       }
     }
   }
+}
+
+/** A block's blob gas used: none on a plain chain; on an OP-stack chain its DA footprint, the sum of its user transactions' (Jovian). */
+export function daFootprint(transactions: readonly IncludedTransaction[]): bigint {
+  let total = 0n
+  for (const { receipt } of transactions) total += receipt.l1?.daFootprint ?? 0n
+  return total
 }

@@ -24,3 +24,14 @@ export const IDEAL_POLICY: BuilderPolicy = {
   takes: () => true,
   gasBudget: (context) => context.gasLimit,
 }
+
+/**
+ * An OP-stack chain's (Base's flashblocks): the block's first pre-confirmation (index 0) holds
+ * only its system transactions (the L1-attributes deposit and the deposits from L1), and user
+ * transactions start at index 1.
+ */
+export const SYSTEM_FIRST_POLICY: BuilderPolicy = {
+  runsTick: () => true,
+  takes: (kind, index) => (kind === 'system') === (index === 0),
+  gasBudget: (context) => context.gasLimit,
+}

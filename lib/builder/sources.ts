@@ -33,8 +33,8 @@ export interface TransactionSource {
   readonly kind: SourceKind
   /** Takes out, with reasons, transactions that can never execute on `state` any more. */
   prune(state: StateView): DroppedTransaction[]
-  /** This tick's candidates, for the block in `context` on `state`. */
-  candidates(context: BlockContext, state: StateView): CandidateQueue
+  /** This tick's candidates, for the block in `context` on `state` (once read, on a fork whose state loads lazily). */
+  candidates(context: BlockContext, state: StateView): CandidateQueue | Promise<CandidateQueue>
   /** `transaction` was included, or dropped: it leaves the source. */
   remove(transaction: Transaction): void
 }

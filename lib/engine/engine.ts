@@ -14,8 +14,7 @@ import { devAccounts, type DevAccount } from '../accounts/dev-accounts.ts'
 import { BlockStore } from '../blocks/block-store.ts'
 import { BlockSettings } from '../builder/block-settings.ts'
 import { BlockBuilder } from '../builder/builder.ts'
-import { IDEAL_POLICY } from '../builder/policy.ts'
-import { poolSource } from '../builder/sources.ts'
+import { poolSource, type TransactionSource } from '../builder/sources.ts'
 import { BlockSchedule } from '../clock/block-schedule.ts'
 import { createClock, type Clock } from '../clock/clock.ts'
 import { createSerializer } from '../clock/serializer.ts'
@@ -36,6 +35,8 @@ import { BlockResolver } from './block-resolver.ts'
 import { Calls } from './calls.ts'
 import type { ChainEmitter } from './events.ts'
 import { createGenesis } from './genesis.ts'
+import { ETHEREUM_RULES, type ChainRules } from './chain-rules.ts'
+import { opStackRules } from '../op-stack/op-stack-rules.ts'
 import { TransactionIntake } from './intake.ts'
 import { TransactionLookups } from './lookups.ts'
 import { Mining } from './mining.ts'
@@ -87,6 +88,8 @@ export interface Engine extends ChainView {
   readonly simulation: Simulation
   /** A forked chain's upstream (undefined for a fresh chain). */
   readonly upstream: UpstreamChain | undefined
+  /** The chain's rules: Ethereum's, or an OP stack's (a preset). */
+  readonly rules: ChainRules
   /** The chain's sealed state, as a dump holds it (`anvil_dumpState`). */
   dumpState(): Promise<ChainState>
   /** Stops the realtime clock and closes a fork's upstream. */
@@ -124,6 +127,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const store = new BlockStore(undoLog)
   const history = new StateHistory(setup.source, undoLog)
   const commitment = setup.commitment(undoLog)
+  const rules: ChainRules = options.opStack === undefined ? ETHEREUM_RULES : opStackRules(options.opStack, undoLog)
   const evmState = new EVMStateAdapter()
   const environment: ExecutionEnvironment = {
     evm: createDevnetEVM(createExecutionCommon(options.chainId, options.hardfork), evmState, (number) => {
@@ -134,10 +138,11 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     state: evmState,
     transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
     chainId: BigInt(options.chainId),
+    fees: rules.fees,
   }
   const restored = setup.state
   if (restored !== undefined) restoreChainState(restored, { blocks: store, history, commitment })
-  else store.append(setup.origin ?? createGenesis(options, accounts, history, commitment))
+  else store.append(setup.origin ?? createGenesis(options, accounts, rules, history, commitment))
 
   // A loaded state continues its own clock under the manual clock; the realtime clock goes on from now.
   const continues = restored !== undefined && options.clock === 'manual'
@@ -145,8 +150,10 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
   if (continues) schedule.resume(restored.schedule, start)
   const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
+  // System transactions (an OP-stack chain's deposits) first, then the mempool.
+  const sources: TransactionSource[] = rules.deposits === undefined ? [poolSource(pool)] : [rules.deposits, poolSource(pool)]
   const builder = new BlockBuilder(
-    { options, blocks: store, history, commitment, environment, sources: [poolSource(pool)], policy: IDEAL_POLICY, settings, undoLog },
+    { options, blocks: store, history, commitment, environment, sources, policy: rules.policy, rules: rules.blocks, settings, undoLog },
     schedule.timestampAfter(store.head.header.timestamp),
   )
   const now = (): number => clock.now()
@@ -162,7 +169,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   })
   const calls = new Calls(blocks, environment, serialize)
   const reads = new StateReads(blocks, pool)
-  const lookups = new TransactionLookups(pool, builder, store, clock, events)
+  const lookups = new TransactionLookups(pool, rules.deposits, builder, store, clock, events)
   const sealedBlocks = blocks.withPending('latest')
   const sealed: ChainView = {
     blocks: sealedBlocks,
@@ -194,15 +201,16 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     calls,
     lookups,
     sealed,
-    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize }),
+    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits }),
     wallet,
     mining,
     controls,
     tokens: new TokenBalances({ blocks, environment, controls, serialize }),
     tracing: new Tracing({ blocks, store, history, builder, lookups, environment, serialize }),
     proofs: new Proofs({ blocks, history, commitment }),
-    simulation: new Simulation({ blocks, environment, serialize }),
+    simulation: new Simulation({ blocks, environment, serialize, rules: rules.blocks }),
     upstream: setup.upstream,
+    rules,
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, options.chainId, clock.now(), schedule.capture())),
     close() {
       clock.stop()

@@ -1,22 +1,37 @@
-/** The genesis block: the dev accounts funded, block 0 sealed with its state root. */
+/** The genesis block: the dev accounts funded, the chain's own accounts (an OP-stack chain's predeploys) in place, block 0 sealed with its state root. */
 import type { DevAccount } from '../accounts/dev-accounts.ts'
 import { assembleBlock } from '../blocks/assemble.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
 import type { ResolvedChainOptions } from '../options.ts'
-import { withAccountFields } from '../state/account.ts'
+import { withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
+import type { ChainRules } from './chain-rules.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import type { Address } from '../types.ts'
 
 const ZERO_HASH = new Uint8Array(32)
 
 /** Writes the genesis allocation into `history` and returns block 0. */
-export function createGenesis(options: ResolvedChainOptions, accounts: readonly DevAccount[], history: StateHistory, commitment: StateCommitment): SealedBlock {
+export function createGenesis(
+  options: ResolvedChainOptions,
+  accounts: readonly DevAccount[],
+  rules: ChainRules,
+  history: StateHistory,
+  commitment: StateCommitment,
+): SealedBlock {
   for (const { address } of accounts) {
     const key = address.toLowerCase() as Address
     history.putAccount(0, key, withAccountFields(undefined, { balance: options.balance }))
     commitment.markAccount(key)
+  }
+  for (const { address, code, storage } of rules.genesisAccounts(BigInt(options.genesisTimestamp))) {
+    history.putAccount(0, address, withAccountCode(undefined, code))
+    commitment.markAccount(address)
+    for (const [slot, value] of storage) {
+      history.putStorage(0, address, slot, value)
+      commitment.markSlot(address, slot)
+    }
   }
   return assembleBlock({
     parentHash: ZERO_HASH,
@@ -31,7 +46,7 @@ export function createGenesis(options: ResolvedChainOptions, accounts: readonly 
     transactions: [],
     gasUsed: 0n,
     stateRoot: commitment.compute(history.latest),
-    extraData: new Uint8Array(0),
+    extraData: rules.blocks.extraData,
     requestsHash: emptyRequestsHash(options.hardfork),
   })
 }

@@ -16,7 +16,9 @@ import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
 import type { TransactionToSign, WalletTransactionType } from '../transactions/sign.ts'
-import type { UserTransaction } from '../transactions/transaction.ts'
+import { decodeDeposit, depositIntrinsicGas, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
+import type { DepositTransaction, UserTransaction } from '../transactions/transaction.ts'
+import type { DepositQueue } from '../op-stack/deposit-queue.ts'
 import { checkAgainstState, checkIntrinsic } from '../txpool/admission.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import { ZERO_ADDRESS, type Address, type Hash } from '../types.ts'
@@ -26,8 +28,31 @@ import type { ChainEmitter } from './events.ts'
 import type { Mining } from './mining.ts'
 import type { Wallet } from './wallet.ts'
 
-/** A transaction request for the wallet to complete (`eth_sendTransaction`, `eth_signTransaction`, `eth_fillTransaction`). */
-export type TransactionRequest = CallRequest & { readonly nonce?: bigint }
+/**
+ * A transaction request for the wallet to complete (`eth_sendTransaction`, `eth_signTransaction`,
+ * `eth_fillTransaction`). On an OP-stack chain, one with a `sourceHash` is a deposit, as Anvil
+ * takes it: `mint` and `isSystemTx` go with it.
+ */
+export type TransactionRequest = CallRequest & {
+  readonly nonce?: bigint
+  readonly sourceHash?: Uint8Array
+  readonly mint?: bigint
+  readonly isSystemTx?: boolean
+}
+
+/** An L1→L2 deposit to simulate (`preconf_deposit`): ether minted to `from` (by default `to`), then a call from it. */
+export interface DepositRequest {
+  readonly to: Address
+  readonly from?: Address
+  readonly mint?: bigint
+  readonly value?: bigint
+  /** Default 100,000, what OptimismPortal gives a plain ether deposit. */
+  readonly gas?: bigint
+  readonly data?: Uint8Array
+}
+
+/** The gas OptimismPortal's `receive()` gives a deposit (RECEIVE_DEFAULT_GAS_LIMIT). */
+const DEFAULT_DEPOSIT_GAS = 100_000n
 
 /** What the intake works with. */
 export interface IntakeParts {
@@ -41,6 +66,8 @@ export interface IntakeParts {
   /** The block settings (admission checks a transaction's gas against their gas limit). */
   readonly settings: BlockSettings
   readonly serialize: Serializer
+  /** An OP-stack chain's deposit queue; undefined on a plain chain, which refuses deposits. */
+  readonly deposits: DepositQueue | undefined
 }
 
 /**
@@ -58,22 +85,29 @@ function transactionType(request: TransactionRequest): WalletTransactionType {
 export class TransactionIntake {
   constructor(private readonly parts: IntakeParts) {}
 
-  /** Submits a signed transaction; returns its hash (geth's admission rules and texts). */
+  /** Submits a signed transaction, or on an OP-stack chain a deposit envelope (0x7e); returns its hash (geth's admission rules and texts). */
   submitRaw(raw: Uint8Array): Promise<Hash> {
     const { environment } = this.parts
     return this.parts.serialize(async () => {
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
+      if (raw[0] === DEPOSIT_TYPE) {
+        this.depositQueue()
+        const fields = decodeDeposit(raw)
+        return this.queueDeposit(depositTransaction(fields, depositIntrinsicGas(fields), raw))
+      }
       return this.admit(decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId))
     })
   }
 
   /**
    * Completes `request` as wallets do ({@link fillRequest}) and submits it from its `from` dev
-   * account (or an impersonated one), signed with its key (`eth_sendTransaction`).
+   * account (or an impersonated one), signed with its key (`eth_sendTransaction`). A request
+   * with a `sourceHash` is a deposit on an OP-stack chain, sent as it is (Anvil's optimism mode).
    */
   async submitRequest(request: TransactionRequest): Promise<Hash> {
     const from = requireFrom(request)
+    if (request.sourceHash !== undefined) return this.submitDepositRequest(request, from, request.sourceHash)
     this.parts.wallet.checkSender(from)
     // Nonce and fees are chosen, and the transaction admitted, in one step: two concurrent
     // sends from one account get consecutive nonces.
@@ -138,6 +172,66 @@ export class TransactionIntake {
     }
   }
 
+  /**
+   * Simulates an L1→L2 deposit (`preconf_deposit`): `mint` wei credited to `from` (by default
+   * `to`), then a call of `gas` (default 100,000) from it to `to` with `value` and `data`, in
+   * the next block's first pre-confirmation, with a fresh user-deposit source hash.
+   */
+  async simulateDeposit(request: DepositRequest): Promise<Hash> {
+    const queue = this.depositQueue()
+    return this.parts.serialize(async () => {
+      const fields = {
+        sourceHash: queue.nextSourceHash(this.parts.builder.pending.context.number),
+        from: request.from ?? request.to,
+        to: request.to,
+        mint: request.mint ?? 0n,
+        value: request.value ?? 0n,
+        gasLimit: request.gas ?? DEFAULT_DEPOSIT_GAS,
+        isSystemTx: false,
+        data: request.data ?? new Uint8Array(0),
+      }
+      return this.queueDeposit(depositTransaction(fields, depositIntrinsicGas(fields)))
+    })
+  }
+
+  /** A deposit request (`eth_sendTransaction` with a `sourceHash`): its gas estimated if not given. */
+  private async submitDepositRequest(request: TransactionRequest, from: Address, sourceHash: Uint8Array): Promise<Hash> {
+    this.depositQueue()
+    const gasLimit = request.gas ?? (await this.parts.calls.estimateGas(request, TAG.pending))
+    const fields = {
+      sourceHash,
+      from,
+      to: request.to,
+      mint: request.mint ?? 0n,
+      value: request.value ?? 0n,
+      gasLimit,
+      isSystemTx: request.isSystemTx ?? false,
+      data: request.data ?? new Uint8Array(0),
+    }
+    const deposit = depositTransaction(fields, depositIntrinsicGas(fields))
+    return this.parts.serialize(async () => {
+      this.rejectKnown(deposit.hash)
+      return this.queueDeposit(deposit)
+    })
+  }
+
+  /** The chain's deposit queue; a plain chain refuses deposits as geth does (`transaction type not supported`). */
+  private depositQueue(): DepositQueue {
+    if (this.parts.deposits === undefined) {
+      throw new TransactionRejectedError(TransactionRejection.typeNotSupported, 'deposits (type 0x7e) need an OP-stack chain (a preset)')
+    }
+    return this.parts.deposits
+  }
+
+  /** Queues a deposit for the next block's first pre-confirmation (under automine, mined at once). */
+  private async queueDeposit(deposit: DepositTransaction): Promise<Hash> {
+    if (deposit.gasLimit > this.parts.settings.gasLimit) throw new TransactionRejectedError(TransactionRejection.gasLimitExceeded)
+    this.depositQueue().submit(deposit)
+    this.parts.events.emit('transaction', deposit)
+    await this.parts.mining.afterDeposit()
+    return deposit.hash
+  }
+
   /** Admits a transaction the wallet just built, unless the same one is already known. */
   private admitNew(transaction: UserTransaction): Promise<Hash> {
     this.rejectKnown(transaction.hash)
@@ -146,7 +240,8 @@ export class TransactionIntake {
 
   /** Rejects a transaction already in the mempool or pre-confirmed (geth checks this first). */
   private rejectKnown(hash: Hash): void {
-    if (this.parts.pool.get(hash) !== undefined || this.parts.builder.pending.transactionsByHash.has(hash)) {
+    const { pool, builder, deposits } = this.parts
+    if (pool.get(hash) !== undefined || deposits?.get(hash) !== undefined || builder.pending.transactionsByHash.has(hash)) {
       throw new TransactionRejectedError(TransactionRejection.alreadyKnown)
     }
   }
@@ -159,7 +254,10 @@ export class TransactionIntake {
     const pending = builder.pending.state
     const loading = ensureAccounts(pending, [transaction.sender])
     if (loading !== undefined) await loading
-    checkAgainstState(transaction, { pool, pending, blockGasLimit })
+    const owed = this.parts.environment.fees.extraCharges(transaction, pending)
+    const extra = owed instanceof Promise ? await owed : owed
+    const extraCost = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit)
+    checkAgainstState(transaction, { pool, pending, blockGasLimit, extraCost })
     pool.insert(transaction)
     events.emit('transaction', transaction)
     await mining.afterAdmission()

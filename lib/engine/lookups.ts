@@ -11,6 +11,7 @@ import { TransactionTimeoutError } from '../errors.ts'
 import { heldAccount } from '../state/state-source.ts'
 import type { Transaction, UserTransaction } from '../transactions/transaction.ts'
 import type { TxPool } from '../txpool/txpool.ts'
+import type { DepositQueue } from '../op-stack/deposit-queue.ts'
 import type { Address, Hash } from '../types.ts'
 import type { ChainEmitter } from './events.ts'
 
@@ -33,6 +34,8 @@ export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: '
 export class TransactionLookups {
   constructor(
     private readonly pool: TxPool,
+    /** An OP-stack chain's deposits waiting for their block (they count as in the mempool). */
+    private readonly deposits: DepositQueue | undefined,
     private readonly builder: BlockBuilder,
     private readonly blocks: BlockStore,
     private readonly clock: Clock,
@@ -43,12 +46,12 @@ export class TransactionLookups {
 
   /** The same lookups for a standard endpoint: a pre-confirmed transaction is still pending there. */
   sealedOnly(): TransactionLookups {
-    return new TransactionLookups(this.pool, this.builder, this.blocks, this.clock, this.events, false)
+    return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, false)
   }
 
   /** Where the transaction with `hash` is, if anywhere. */
   find(hash: Hash): TransactionLocation | undefined {
-    const pooled = this.pool.get(hash)
+    const pooled = this.pool.get(hash) ?? this.deposits?.get(hash)
     if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
     const pending = this.builder.pending
     const included = pending.transactionsByHash.get(hash)

@@ -45,7 +45,7 @@ export class Mining {
     nextDueAt: () => (this.miningMode === 'auto' || this.miningMode === 'off' ? Number.POSITIVE_INFINITY : this.parts.schedule.nextDueAt()),
     fireNext: async () => {
       if (this.parts.schedule.takeNext() === 'tick') await this.preconfirm()
-      else this.seal()
+      else await this.seal()
     },
     moved: (now) => this.parts.events.emit('time', now),
   }
@@ -131,7 +131,18 @@ export class Mining {
   /** After an admission (inside its serialized step): per the mining mode, pre-confirm (and seal) at once. */
   async afterAdmission(): Promise<void> {
     if (this.miningMode === 'instant') await this.preconfirm()
-    else if (this.miningMode === 'auto' && (await this.preconfirm()).transactions.length > 0) this.sealNow()
+    else if (this.miningMode === 'auto' && (await this.preconfirm()).transactions.length > 0) await this.sealNow()
+  }
+
+  /**
+   * After a deposit was queued: under automine, a block with it is mined at once (the pending
+   * block's, if it has not opened yet, else the next one's); otherwise it waits for the next
+   * block's opening pre-confirmation.
+   */
+  async afterDeposit(): Promise<void> {
+    if (this.miningMode !== 'auto') return
+    if (!this.parts.builder.awaitsOpening) await this.sealNow()
+    await this.mineNow()
   }
 
   /**
@@ -170,19 +181,35 @@ export class Mining {
   }
 
   /** Seals the pending block now; the schedule restarts from this instant. */
-  private sealNow(): SealedBlock {
+  private sealNow(): Promise<SealedBlock> {
     this.parts.schedule.restart(this.parts.now())
     return this.seal()
   }
 
+  /** A tick that takes the mempool, after the block's opening pre-confirmation if it still waits for one. */
   private async preconfirm(): Promise<Preconfirmation> {
     if (!this.followsClock) this.restampIfUntouched()
+    await this.open()
+    return this.runTick()
+  }
+
+  /**
+   * Runs the pending block's opening pre-confirmation if it waits for one (an OP-stack chain's
+   * flashblock index 0: its system transactions), at the instant of the block's first tick or
+   * seal, so test controls may still re-stamp the block until then.
+   */
+  private async open(): Promise<void> {
+    if (this.parts.builder.awaitsOpening) await this.runTick()
+  }
+
+  private async runTick(): Promise<Preconfirmation> {
     const preconfirmation = await this.parts.builder.preconfirm()
     this.parts.events.emit('preconfirmation', preconfirmation)
     return preconfirmation
   }
 
-  private seal(): SealedBlock {
+  private async seal(): Promise<SealedBlock> {
+    await this.open()
     const { builder, schedule, events } = this.parts
     const block = builder.seal(schedule.timestampAfter(builder.pending.context.timestamp))
     events.emit('block', block)

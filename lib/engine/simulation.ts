@@ -8,7 +8,7 @@
 import type { Common } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../blocks/assemble.ts'
-import { nextBaseFee } from '../blocks/base-fee.ts'
+import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
@@ -58,6 +58,8 @@ export interface SimulationParts {
   readonly blocks: BlockResolver
   readonly environment: ExecutionEnvironment
   readonly serialize: Serializer
+  /** The chain's block rules: a simulated block's base fee follows them. */
+  readonly rules: BlockRules
 }
 
 /** A planned block: its number and time decided, its request (empty for the gaps geth fills). */
@@ -134,7 +136,7 @@ export class Simulation {
         const results: SimulatedBlock[] = []
         let parent = base
         for (const block of planned) {
-          const result = await runBlock(block, parent, session)
+          const result = await runBlock(block, parent, session, this.parts.rules)
           session.hashes.set(Number(block.number), hexToBytes(result.block.hash))
           results.push(result)
           parent = result.block
@@ -157,7 +159,7 @@ export class Simulation {
 }
 
 /** Runs one planned block on the session's state. */
-async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Session): Promise<SimulatedBlock> {
+async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Session, rules: BlockRules): Promise<SimulatedBlock> {
   const { blockOverrides: overrides = {}, stateOverrides, calls } = planned.request
   const { header } = parent
   const context: BlockContext = {
@@ -166,7 +168,7 @@ async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Ses
     gasLimit: overrides.gasLimit ?? header.gasLimit,
     coinbase: overrides.feeRecipient ?? header.coinbase,
     prevRandao: overrides.prevRandao ?? ZERO_WORD,
-    baseFeePerGas: overrides.baseFeePerGas ?? (session.options.validation ? nextBaseFee(header.baseFeePerGas, header.gasUsed, header.gasLimit) : 0n),
+    baseFeePerGas: overrides.baseFeePerGas ?? (session.options.validation ? rules.nextBaseFee(header) : 0n),
   }
   const evmBlock = toEVMBlock(context)
   const blobBaseFee = overrides.blobBaseFee

@@ -25,7 +25,7 @@ export const OPERATOR_FEE_VAULT: Address = '0x4200000000000000000000000000000000
 export const DEPOSITOR_ACCOUNT: Address = '0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'
 
 /** One account of the genesis allocation. */
-export interface PredeployAccount {
+export interface GenesisAccount {
   /** Where the account lives (lowercase). */
   readonly address: Address
   /** Its runtime code; empty for an account without code. */
@@ -56,7 +56,7 @@ const GAS_PRICE_ORACLE_FORK_FLAGS = 0x01010101n
  *
  * Returns fresh accounts (new byte arrays and maps) on every call, in address order.
  */
-export function opStackPredeploys(): readonly PredeployAccount[] {
+export function opStackPredeploys(): readonly GenesisAccount[] {
   const noCode = () => new Uint8Array(0)
   const noStorage = () => new Map<bigint, bigint>()
   return [

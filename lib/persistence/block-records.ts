@@ -11,10 +11,12 @@ import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import { blockSize } from '../blocks/block-size.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import { hashHeader, type BlockHeader } from '../blocks/header.ts'
-import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
+import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { bigIntToUnpaddedBytes, bytesToHex, generateAddress } from '@ethereumjs/util'
 import { decodeTransaction, hashTransaction, rebuildTransaction } from '../transactions/decode.ts'
-import { effectiveTip, type UserTransaction } from '../transactions/transaction.ts'
+import { decodeDeposit, depositIntrinsicGas, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
+import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
+import { DEPOSIT_RECEIPT_VERSION } from '../execution/run-deposit.ts'
 import type { Address } from '../types.ts'
 import { addressAt, dataAt, hashAt, hexData, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
 
@@ -56,10 +58,22 @@ function transactionRecord({ transaction, receipt }: IncludedTransaction): Recor
   return {
     raw: hexData(transaction.raw),
     ...(transaction.kind === 'impersonated' ? { impersonated: transaction.sender } : {}),
+    // A deposit's receipt commits to the nonce it ran at, which its envelope does not hold.
+    ...(receipt.deposit === undefined ? {} : { depositNonce: hexQuantity(receipt.deposit.nonce) }),
     status: receipt.status,
     cumulativeGasUsed: hexQuantity(receipt.cumulativeGasUsed),
     logs: receipt.logs.map((log) => [log.address, log.topics.map(hexData), hexData(log.data)]),
+    // An OP-stack receipt's L1 fee fields: computed from the state the transaction ran on, so written.
+    ...(receipt.l1 === undefined ? {} : { l1: Object.fromEntries(Object.entries(receipt.l1).map(([name, value]) => [name, hexQuantity(value)])) }),
   }
+}
+
+/** The names of an OP-stack receipt's L1 fee fields. */
+const L1_FEE_FIELDS = ['l1BaseFee', 'l1GasUsed', 'l1Fee', 'baseFeeScalar', 'l1BlobBaseFee', 'blobBaseFeeScalar', 'operatorFeeScalar', 'operatorFeeConstant', 'daFootprintGasScalar', 'daFootprint'] as const
+
+function l1FieldsFromRecord(record: unknown, path: string): L1FeeReceiptFields {
+  const fields = objectAt(record, path)
+  return Object.fromEntries(L1_FEE_FIELDS.map((name) => [name, quantityAt(fields[name], `${path}.${name}`)])) as unknown as L1FeeReceiptFields
 }
 
 /**
@@ -111,12 +125,17 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
   const fields = objectAt(record, path)
   const at = (name: string) => `${path}.${name}`
   const raw = dataAt(fields.raw, at('raw'))
-  let transaction: UserTransaction
+  let transaction: Transaction
   try {
-    transaction =
-      fields.impersonated === undefined
-        ? decodeTransaction(raw, hashTransaction(raw), context.common, context.chainId)
-        : rebuildTransaction(raw, addressAt(fields.impersonated, at('impersonated')), 'impersonated', context.common)
+    if (raw[0] === DEPOSIT_TYPE) {
+      const deposit = decodeDeposit(raw)
+      transaction = depositTransaction(deposit, depositIntrinsicGas(deposit), raw)
+    } else {
+      transaction =
+        fields.impersonated === undefined
+          ? decodeTransaction(raw, hashTransaction(raw), context.common, context.chainId)
+          : rebuildTransaction(raw, addressAt(fields.impersonated, at('impersonated')), 'impersonated', context.common)
+    }
   } catch (error) {
     throw new StateDumpError(`${at('raw')} does not decode: ${(error as Error).message}`)
   }
@@ -124,6 +143,8 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
   if (transaction.kind === 'impersonated' && (transaction.r !== BigInt(transaction.sender) + 1n || transaction.s !== 1n)) {
     throw new StateDumpError(`${at('impersonated')}: the transaction is signed, not sent for an impersonated ${transaction.sender}`)
   }
+  const depositNonce = transaction.kind === 'deposit' ? quantityAt(fields.depositNonce, at('depositNonce')) : undefined
+  const creatorNonce = transaction.kind === 'deposit' ? depositNonce! : transaction.nonce
   if (fields.status !== 0 && fields.status !== 1) throw new StateDumpError(`${at('status')} should be 0 or 1`)
   const logs: Log[] = listAt(fields.logs, at('logs')).map((entry, i) => {
     const [address, topics, data] = listAt(entry, `${at('logs')}[${i}]`)
@@ -135,12 +156,15 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
     status: fields.status,
     gasUsed: cumulativeGasUsed - context.gasBefore,
     cumulativeGasUsed,
-    effectiveGasPrice: context.baseFee + effectiveTip(transaction, context.baseFee),
+    // A deposit pays nothing per gas.
+    effectiveGasPrice: transaction.kind === 'deposit' ? 0n : context.baseFee + effectiveTip(transaction, context.baseFee),
     logs,
     logsBloom: logsBloom(logs),
     // geth reports the address a creation would have used, whether or not it succeeded.
-    contractAddress: transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined,
+    contractAddress: transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(creatorNonce))) as Address) : undefined,
     firstLogIndex: context.logsBefore,
+    ...(depositNonce === undefined ? {} : { deposit: { nonce: depositNonce, receiptVersion: DEPOSIT_RECEIPT_VERSION } }),
+    ...(fields.l1 === undefined ? {} : { l1: l1FieldsFromRecord(fields.l1, at('l1')) }),
   }
   return { transaction, receipt, index }
 }

@@ -4,7 +4,8 @@
  * effective tip below which that share of the block's gas was paid.
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
-import { nextBaseFee } from '../blocks/base-fee.ts'
+import type { BlockRules } from '../blocks/block-rules.ts'
+import { daFootprint } from '../builder/pending-block.ts'
 import type { BlockResolver, BlockSelector } from '../engine/block-resolver.ts'
 import { toQuantity } from './hex.ts'
 
@@ -15,6 +16,7 @@ interface FeeBlock {
   readonly baseFeePerGas: bigint
   readonly gasUsed: bigint
   readonly gasLimit: bigint
+  readonly blobGasUsed: bigint
   readonly transactions: readonly IncludedTransaction[]
 }
 
@@ -38,7 +40,7 @@ function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
 }
 
 /** The `eth_feeHistory` result. */
-export function feeHistory(blocks: BlockResolver, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
+export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
   if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
   const resolved = blocks.resolve(newest)
   const includesPending = resolved.kind === 'pending'
@@ -51,14 +53,14 @@ export function feeHistory(blocks: BlockResolver, blockCount: number, newest: Bl
   for (let number = oldest; number <= last; number++) {
     if (includesPending && number === last) {
       const { context, gasUsed, transactions } = blocks.pending
-      feeBlocks.push({ baseFeePerGas: context.baseFeePerGas, gasUsed, gasLimit: context.gasLimit, transactions })
+      feeBlocks.push({ baseFeePerGas: context.baseFeePerGas, gasUsed, gasLimit: context.gasLimit, blobGasUsed: daFootprint(transactions), transactions })
     } else {
       const { header, transactions } = blocks.byNumber(number)!
-      feeBlocks.push({ baseFeePerGas: header.baseFeePerGas, gasUsed: header.gasUsed, gasLimit: header.gasLimit, transactions })
+      feeBlocks.push({ baseFeePerGas: header.baseFeePerGas, gasUsed: header.gasUsed, gasLimit: header.gasLimit, blobGasUsed: header.blobGasUsed, transactions })
     }
   }
   const newestBlock = feeBlocks[feeBlocks.length - 1]
-  const baseFees = [...feeBlocks.map((block) => block.baseFeePerGas), nextBaseFee(newestBlock.baseFeePerGas, newestBlock.gasUsed, newestBlock.gasLimit)]
+  const baseFees = [...feeBlocks.map((block) => block.baseFeePerGas), rules.nextBaseFee(newestBlock)]
   const result: Record<string, unknown> = {
     oldestBlock: toQuantity(oldest),
     baseFeePerGas: baseFees.map(toQuantity),

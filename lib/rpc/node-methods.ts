@@ -107,6 +107,6 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_blobBaseFee: method([], () => toQuantity(BLOB_BASE_FEE)),
   eth_feeHistory: method(
     [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseBlockTag), optional('2 (reward percentiles)', parsePercentiles, () => [])],
-    ({ view }, count, newest, percentiles) => feeHistory(view.blocks, count, newest, percentiles),
+    ({ engine, view }, count, newest, percentiles) => feeHistory(view.blocks, engine.rules.blocks, count, newest, percentiles),
   ),
 }

@@ -3,7 +3,7 @@
  * functions, which take the same shapes): block tags and call objects.
  */
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
-import type { TransactionRequest } from '../engine/intake.ts'
+import type { DepositRequest, TransactionRequest } from '../engine/intake.ts'
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
 import type { CallRequest } from '../execution/run-call.ts'
 import type { Authorization } from '../transactions/transaction.ts'
@@ -102,9 +102,32 @@ export function parseCallRequest(value: unknown, name: string): TransactionReque
     data: input ?? data,
     accessList: optional(object, 'accessList', name, parseAccessList),
     authorizationList: optional(object, 'authorizationList', name, parseAuthorizationList),
+    // An OP-stack deposit's fields (eth_sendTransaction, as Anvil's optimism mode takes them).
+    sourceHash: optional(object, 'sourceHash', name, (raw, field) => hexToBytes(parseHash(raw, field))),
+    mint: optional(object, 'mint', name, parseQuantityLike),
+    isSystemTx: optional(object, 'isSystemTx', name, parseBoolean),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw invalidArgument(name, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   }
   return request
+}
+
+/** `preconf_deposit`'s object: `{ to, from?, mint?, value?, gas?, data? }` (`input` for `data` too). */
+export function parseDepositRequest(value: unknown, name: string): DepositRequest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected a deposit object { to, from?, mint?, value?, gas?, data? }')
+  const object = value as Record<string, unknown>
+  const known = new Set(['to', 'from', 'mint', 'value', 'gas', 'data', 'input'])
+  const unknown = Object.keys(object).find((key) => !known.has(key))
+  if (unknown !== undefined) throw invalidArgument(name, `unknown field "${unknown.slice(0, 40)}" (expected to, from, mint, value, gas, data)`)
+  const to = optional<Address>(object, 'to', name, parseAddress)
+  if (to === undefined) throw invalidArgument(`${name}.to`, 'missing')
+  return {
+    to,
+    from: optional<Address>(object, 'from', name, parseAddress),
+    mint: optional(object, 'mint', name, parseQuantityLike),
+    value: optional(object, 'value', name, parseQuantityLike),
+    gas: optional(object, 'gas', name, parseQuantityLike),
+    data: optional(object, 'input', name, parseData) ?? optional(object, 'data', name, parseData),
+  }
 }

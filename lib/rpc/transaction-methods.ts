@@ -7,7 +7,7 @@ import type { Hash } from '../types.ts'
 import { formatIncluded, formatReceipt, formatTransaction, pendingRef, sealedRef } from './format-transaction.ts'
 import { invalidArgument, parseData, parseHash, parseSmallQuantity, toData } from './hex.ts'
 import { method, optional, required, type MethodContext, type MethodDefinition } from './method-definition.ts'
-import { parseCallRequest } from './params.ts'
+import { parseCallRequest, parseDepositRequest } from './params.ts'
 
 /** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
 const MAX_SYNC_TIMEOUT_MS = 6000
@@ -37,6 +37,8 @@ function transactionStatus({ engine }: MethodContext, hash: Hash): { status: 'Kn
 /** The transaction methods, by name. */
 export const transactionMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_sendRawTransaction: method([required('0 (transaction)', parseData)], ({ engine }, raw) => engine.intake.submitRaw(raw)),
+  // An OP-stack chain's simulated L1→L2 deposit: queued for the next block's first pre-confirmation; returns its hash.
+  preconf_deposit: method([required('0 (deposit)', parseDepositRequest)], ({ engine }, request) => engine.intake.simulateDeposit(request)),
   eth_sendRawTransactionSync: method(
     [required('0 (transaction)', parseData), optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)],
     async ({ engine, view }, raw, timeoutMs) => {

@@ -86,6 +86,8 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_sendRawTransaction: [p('0 (transaction)', 'data', true, '0x00')],
   eth_sendRawTransactionSync: [p('0 (transaction)', 'data', true, '0x00'), p('1 (timeout ms)', 'syncTimeout', false, '0x0')],
   eth_sendTransaction: [p('0 (transaction)', 'transaction', true, { to: BOB })],
+  // An OP-stack chain's simulated deposit; the fuzzed chain is a plain one, which refuses deposits (-32000).
+  preconf_deposit: [p('0 (deposit)', 'object', true, { to: BOB })],
   eth_getLogs: [p('0 (filter)', 'filter', true, {})],
   eth_feeHistory: [p('0 (block count)', 'count', true, '0x1'), p('1 (newest block)', 'block', true, 'latest'), p('2 (reward percentiles)', 'percentiles', false, [])],
   eth_getBlockByNumber: [p('0 (block)', 'block', true, 'latest'), p('1 (full transactions)', 'boolean', false, false)],

@@ -1,0 +1,116 @@
+/**
+ * The L1-attributes deposit every OP-stack block opens with (OP specs `deposits.md`,
+ * `jovian/l1-attributes.md`): from the depositor account to L1Block, 1,000,000 gas, no mint or
+ * value, calling `setL1BlockValuesJovian` with its packed 178 bytes. The devnet's L1 is
+ * synthetic: an L1 block every 12 s of L2 time after the previous origin (so the origin follows
+ * the chain's clock, deterministically), its hash derived from its number, and the fees and
+ * scalars the chain is configured with.
+ */
+import { bigIntToBytes, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak256 } from '../crypto/keccak.ts'
+import { depositIntrinsicGas, depositTransaction, l1InfoSourceHash } from '../transactions/deposit.ts'
+import type { DepositTransaction } from '../transactions/transaction.ts'
+import type { ResolvedOpStackOptions } from '../options.ts'
+import { DEPOSITOR_ACCOUNT, L1_BLOCK } from './predeploys.ts'
+
+/** Seconds between L1 blocks. */
+export const L1_BLOCK_TIME = 12n
+/** The gas of every L1-attributes deposit. */
+const L1_INFO_GAS = 1_000_000n
+/** `setL1BlockValuesJovian()`. */
+const JOVIAN_SELECTOR = Uint8Array.of(0x3d, 0xb6, 0xbe, 0x2b)
+/** Base's batch sender, as the batcher hash (a 20-byte address, left-padded). */
+const BATCHER_HASH = setLengthLeft(hexToBytes('0x5050f69a9786f081509234f1a7f4684b5e5b76c9'), 32)
+/** The L1 origin of a chain's genesis: block 1 at the genesis timestamp. */
+export const GENESIS_L1_NUMBER = 1n
+
+/** An L1 block an L2 block takes as its origin. */
+export interface L1Origin {
+  readonly number: bigint
+  /** Seconds. */
+  readonly timestamp: bigint
+}
+
+/** Everything an L1-attributes deposit carries. */
+export interface L1Attributes {
+  readonly origin: L1Origin
+  /** L2 blocks since the origin changed: 0 for the first block of an epoch. */
+  readonly sequenceNumber: bigint
+  readonly options: ResolvedOpStackOptions
+}
+
+/** The synthetic L1 block hash of `number`. */
+export function l1BlockHash(number: bigint): Uint8Array {
+  return keccak256(concatBytes(new TextEncoder().encode('preconf-devnet L1 block'), setLengthLeft(bigIntToBytes(number), 32)))
+}
+
+/** The origin of an L2 block at `timestamp` after a parent whose origin was `previous`: the latest 12-second step at or before it. */
+export function l1OriginAt(timestamp: bigint, previous: L1Origin): L1Origin {
+  if (timestamp < previous.timestamp + L1_BLOCK_TIME) return previous
+  const steps = (timestamp - previous.timestamp) / L1_BLOCK_TIME
+  return { number: previous.number + steps, timestamp: previous.timestamp + steps * L1_BLOCK_TIME }
+}
+
+const word = (value: bigint, bytes: number) => setLengthLeft(bigIntToBytes(value), bytes)
+
+/** The deposit's calldata: selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖ sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖ batcherHash ‖ operatorFeeScalar u32 ‖ operatorFeeConstant u64 ‖ daFootprintGasScalar u16. */
+export function jovianL1InfoCalldata(attributes: L1Attributes): Uint8Array {
+  const { origin, options } = attributes
+  return concatBytes(
+    JOVIAN_SELECTOR,
+    word(BigInt(options.baseFeeScalar), 4),
+    word(BigInt(options.blobBaseFeeScalar), 4),
+    word(attributes.sequenceNumber, 8),
+    word(origin.timestamp, 8),
+    word(origin.number, 8),
+    word(options.l1BaseFee, 32),
+    word(options.l1BlobBaseFee, 32),
+    l1BlockHash(origin.number),
+    BATCHER_HASH,
+    word(BigInt(options.operatorFeeScalar), 4),
+    word(options.operatorFeeConstant, 8),
+    word(DA_FOOTPRINT_GAS_SCALAR, 2),
+  )
+}
+
+/** The DA footprint gas scalar the deposits carry (Jovian's default, which op-node writes). */
+const DA_FOOTPRINT_GAS_SCALAR = 400n
+
+/** The L1-attributes deposit of an L2 block with `attributes`. */
+export function l1InfoDeposit(attributes: L1Attributes): DepositTransaction {
+  const data = jovianL1InfoCalldata(attributes)
+  const fields = {
+    sourceHash: l1InfoSourceHash(l1BlockHash(attributes.origin.number), attributes.sequenceNumber),
+    from: DEPOSITOR_ACCOUNT,
+    to: L1_BLOCK,
+    mint: 0n,
+    value: 0n,
+    gasLimit: L1_INFO_GAS,
+    isSystemTx: false,
+    data,
+  }
+  return depositTransaction(fields, depositIntrinsicGas(fields))
+}
+
+/**
+ * L1Block's storage as `setL1BlockValuesJovian` leaves it for `attributes` (slots 0–4, 7, 8;
+ * gpo-and-l1block research): what a genesis holds before its first block's deposit.
+ */
+export function l1BlockStorage(attributes: L1Attributes): Map<bigint, bigint> {
+  const { origin, options } = attributes
+  return new Map([
+    [0n, (origin.timestamp << 64n) | origin.number],
+    [1n, options.l1BaseFee],
+    [2n, BigInt(`0x${Buffer.from(l1BlockHash(origin.number)).toString('hex')}`)],
+    [3n, (BigInt(options.baseFeeScalar) << 96n) | (BigInt(options.blobBaseFeeScalar) << 64n) | attributes.sequenceNumber],
+    [4n, BigInt(`0x${Buffer.from(BATCHER_HASH).toString('hex')}`)],
+    [7n, options.l1BlobBaseFee],
+    [8n, (DA_FOOTPRINT_GAS_SCALAR << 96n) | (BigInt(options.operatorFeeScalar) << 64n) | options.operatorFeeConstant],
+  ])
+}
+
+/** The origin and sequence number L1Block's slots 0 and 3 hold. */
+export function originInStorage(slot0: bigint, slot3: bigint): { readonly origin: L1Origin; readonly sequenceNumber: bigint } {
+  const mask64 = (1n << 64n) - 1n
+  return { origin: { number: slot0 & mask64, timestamp: (slot0 >> 64n) & mask64 }, sequenceNumber: slot3 & mask64 }
+}

@@ -1,0 +1,53 @@
+/**
+ * Chain presets (`--preset base | base-sepolia | op`): an OP-stack chain with the chain id, the
+ * block times, the EIP-1559 parameters and the minimum base fee of that chain, the
+ * SequencerFeeVault as coinbase, and every fork through Jovian active. Values as of the research
+ * note `shared/research/opstack.md` (2026), each with its source below; every one can be
+ * overridden by its own option.
+ */
+import type { Address } from '../types.ts'
+import { SEQUENCER_FEE_VAULT } from './predeploys.ts'
+
+/** The presets' names. */
+export type PresetName = 'base' | 'base-sepolia' | 'op'
+
+/** What a preset sets: chain options and OP-stack parameters (each an option's input). */
+export interface Preset {
+  readonly chain: {
+    readonly chainId: number
+    readonly blockTimeMs: number
+    readonly preconfIntervalMs: number
+    readonly coinbase: Address
+    readonly blockGasLimit: bigint
+    readonly initialBaseFee: bigint
+  }
+  readonly opStack: {
+    readonly eip1559Elasticity: number
+    readonly eip1559Denominator: number
+    readonly minBaseFee: bigint
+  }
+}
+
+/** The presets, by name. */
+export const PRESETS: Readonly<Record<PresetName, Preset>> = {
+  // Base mainnet (base/docs `throughput-and-limits.mdx`, `configuration-changelog.mdx`):
+  // elasticity 6, denominator 125 since 2026-02-04, minimum base fee 5,000,000 wei, blocks of
+  // about 400M gas every 2 s, flashblocks every 200 ms.
+  base: {
+    chain: { chainId: 8453, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 400_000_000n, initialBaseFee: 5_000_000n },
+    opStack: { eip1559Elasticity: 6, eip1559Denominator: 125, minBaseFee: 5_000_000n },
+  },
+  // Base Sepolia (base/base `configs/base-sepolia.toml`: elasticity 10, denominator 250 from
+  // Canyon; base/docs `network-fees.mdx`: minimum base fee 200,000 wei). Its gas limit is taken
+  // to be mainnet's.
+  'base-sepolia': {
+    chain: { chainId: 84532, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 400_000_000n, initialBaseFee: 200_000n },
+    opStack: { eip1559Elasticity: 10, eip1559Denominator: 250, minBaseFee: 200_000n },
+  },
+  // OP Mainnet (Foundry's `optimism.rs` and the OP superchain registry: elasticity 6,
+  // denominator 250 since Canyon; no minimum base fee configured). Gas limit 40M.
+  op: {
+    chain: { chainId: 10, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 40_000_000n, initialBaseFee: 1_000_000n },
+    opStack: { eip1559Elasticity: 6, eip1559Denominator: 250, minBaseFee: 0n },
+  },
+}

@@ -197,7 +197,7 @@ export class TransactionIntake {
   /** A deposit request (`eth_sendTransaction` with a `sourceHash`): its gas estimated if not given. */
   private async submitDepositRequest(request: TransactionRequest, from: Address, sourceHash: Uint8Array): Promise<Hash> {
     this.depositQueue()
-    const gasLimit = request.gas ?? (await this.parts.calls.estimateGas(request, TAG.pending))
+    const gasLimit = request.gas ?? (await this.estimateDeposit(request, from))
     const fields = {
       sourceHash,
       from,
@@ -213,6 +213,12 @@ export class TransactionIntake {
       this.rejectKnown(deposit.hash)
       return this.queueDeposit(deposit)
     })
+  }
+
+  /** A deposit's gas as Anvil estimates it: at `pending`, with its mint credited to the sender first. */
+  private async estimateDeposit(request: TransactionRequest, from: Address): Promise<bigint> {
+    const balance = ((await readAccount(this.parts.builder.pending.state, from))?.balance ?? 0n) + (request.mint ?? 0n)
+    return this.parts.calls.estimateGas(request, TAG.pending, { state: new Map([[from, { balance }]]) })
   }
 
   /** The chain's deposit queue; a plain chain refuses deposits as geth does (`transaction type not supported`). */

@@ -2,11 +2,12 @@
  * Runs an OP-stack deposit as op-geth's state transition does since Regolith (OP specs
  * `deposits.md` §Execution): the mint is credited first and kept whatever happens; there is no
  * signature, nonce or fee check and no fee at all (gas price 0: nothing to the coinbase or the
- * vaults, no refund in ether, though the refund counter still lowers the gas used); the sender's
- * nonce goes up by one. A revert or a halt in the EVM is an ordinary failed receipt. A failure
- * before the EVM runs (too little gas for the intrinsic cost, a value the sender cannot pay
- * even after the mint, init code over the limit) rolls back to just after the mint, bumps the
- * nonce, and reports the whole gas limit used. The receipt records the nonce the deposit ran at.
+ * vaults, no refund in ether, though the refund counter still lowers the gas used, and the
+ * EIP-7623 floor applies, as op-revm applies it); the sender's nonce goes up by one. A revert
+ * or a halt in the EVM is an ordinary failed receipt. A failure before the EVM runs (too little
+ * gas for the intrinsic cost or the floor, a value the sender cannot pay even after the mint,
+ * init code over the limit) rolls back to just after the mint, bumps the nonce, and reports
+ * the whole gas limit used. The receipt records the nonce the deposit ran at.
  */
 import { BIGINT_0, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
@@ -29,6 +30,7 @@ export const DEPOSIT_RECEIPT_VERSION = 1n
 /** Why a deposit cannot run at all (op-geth's pre-EVM errors), or undefined when it can. */
 function preExecutionFailure(deposit: DepositTransaction, state: StateLayer): string | undefined {
   if (deposit.gasLimit < deposit.intrinsicGas) return `intrinsic gas too low: have ${deposit.gasLimit}, want ${deposit.intrinsicGas}`
+  if (deposit.gasLimit < deposit.floorDataGas) return `insufficient gas for floor data gas cost: have ${deposit.gasLimit}, want ${deposit.floorDataGas}`
   if ((heldAccount(state, deposit.sender)?.balance ?? 0n) < deposit.value) return 'insufficient funds for transfer'
   if (deposit.to === undefined && deposit.data.length > MAX_INIT_CODE_SIZE) return 'max initcode size exceeded'
   return undefined
@@ -79,6 +81,7 @@ export async function runDeposit(
   const refund = execution.gasRefund ?? BIGINT_0
   const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
   gasUsed -= refund < maxRefund ? refund : maxRefund
+  if (gasUsed < deposit.floorDataGas) gasUsed = deposit.floorDataGas
   for (const address of execution.selfdestruct?.keys() ?? []) {
     if (execution.createdAddresses?.has(address) === true) run.putAccount(address as Address, undefined)
   }

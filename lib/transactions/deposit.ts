@@ -5,7 +5,8 @@
  * and their source hashes.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
+import { uintBytes } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash } from '../types.ts'
@@ -99,8 +100,7 @@ export function depositTransaction(fields: DepositFields, intrinsicGas: bigint, 
     data: fields.data,
     gasLimit: fields.gasLimit,
     intrinsicGas,
-    // Deposits pay no EIP-7623 floor: their gas was bought on L1.
-    floorDataGas: 0n,
+    floorDataGas: depositFloorDataGas(fields.data),
     sourceHash: fields.sourceHash,
     mint: fields.mint,
     isSystemTx: fields.isSystemTx,
@@ -115,14 +115,24 @@ export function depositIntrinsicGas(fields: Pick<DepositFields, 'to' | 'data'>):
   return gas
 }
 
-const word = (value: bigint): Uint8Array => setLengthLeft(bigIntToUnpaddedBytes(value), 32)
+/**
+ * EIP-7623's floor on a deposit's gas, as on any transaction since Isthmus (op-revm applies it to
+ * deposits too; Anvil's optimism mode agrees): 21,000 + 10 per token, a zero byte one token and
+ * any other byte four.
+ */
+export function depositFloorDataGas(data: Uint8Array): bigint {
+  let tokens = 0n
+  for (const byte of data) tokens += byte === 0 ? 1n : 4n
+  return 21_000n + 10n * tokens
+}
+
 
 /** The source hash of a deposit made by a log of an L1 block: keccak256(bytes32(0) ‖ keccak256(l1BlockHash ‖ bytes32(logIndex))). */
 export function userDepositSourceHash(l1BlockHash: Uint8Array, logIndex: bigint): Uint8Array {
-  return keccak256(concatBytes(word(0n), keccak256(concatBytes(l1BlockHash, word(logIndex)))))
+  return keccak256(concatBytes(uintBytes(0n), keccak256(concatBytes(l1BlockHash, uintBytes(logIndex)))))
 }
 
 /** The source hash of an L1-attributes deposit: keccak256(bytes32(1) ‖ keccak256(l1BlockHash ‖ bytes32(sequenceNumber))). */
 export function l1InfoSourceHash(l1BlockHash: Uint8Array, sequenceNumber: bigint): Uint8Array {
-  return keccak256(concatBytes(word(1n), keccak256(concatBytes(l1BlockHash, word(sequenceNumber)))))
+  return keccak256(concatBytes(uintBytes(1n), keccak256(concatBytes(l1BlockHash, uintBytes(sequenceNumber)))))
 }

@@ -13,37 +13,10 @@ import { cliReadyTime, echoServer, loadTest } from './http.ts'
 import { figures, median, rate, record, timed } from './measure.ts'
 import { benchFork } from './fork.ts'
 import { benchPersistence } from './persistence.ts'
-import { signEIP1559, syntheticKey } from './signing.ts'
+import { signEIP1559, syntheticAddress, transfers } from './signing.ts'
+import { benchOpStack } from './op-stack.ts'
 
 const GWEI = 1_000_000_000n
-
-/** Signs `count` transfers spread round-robin over the chain's dev accounts. */
-function transfers(chain: Chain, count: number, firstNonce: (sender: number) => bigint, recipient: (i: number) => Address, data?: (i: number) => { to: Address; data: Uint8Array; gas: bigint }): Uint8Array[] {
-  const senders = chain.accounts.length
-  const nonces = chain.accounts.map((_, i) => firstNonce(i))
-  const raws: Uint8Array[] = []
-  for (let i = 0; i < count; i++) {
-    const sender = i % senders
-    const call = data?.(i)
-    raws.push(
-      signEIP1559(chain.accounts[sender].privateKey, {
-        chainId: chain.options.chainId,
-        nonce: nonces[sender]++,
-        to: call?.to ?? recipient(i),
-        value: call === undefined ? 1n : 0n,
-        data: call?.data,
-        gas: call?.gas ?? 21000n,
-        maxFeePerGas: 100n * GWEI,
-        maxPriorityFeePerGas: GWEI,
-      }),
-    )
-  }
-  return raws
-}
-
-function syntheticAddress(i: number): Address {
-  return bytesToHex(hexToBytes(syntheticKey(i)).subarray(12)) as Address
-}
 
 async function deployToken(chain: Chain): Promise<Address> {
   const deployer = chain.accounts[0]
@@ -260,7 +233,7 @@ async function benchSnapshots(): Promise<void> {
   record('mocha file: 100 tests, loadFixture(ERC-20 deploy) + 10 transfers each', stats.duration, 'ms', { atMost: 2000 }, `${stats.passes} passed, ${stats.failures} failed (mocha's own duration)`)
 }
 
-/** The sections of the benchmark; `npm run bench -- http scale` runs only those named. */
+/** The sections of the benchmark (startup admission reads call pending ticks snapshots http scale fork persistence opstack); `npm run bench -- http scale` runs only those named. */
 async function main(): Promise<void> {
   const only = new Set(process.argv.slice(2))
   const wanted = (section: string) => only.size === 0 || only.has(section)
@@ -280,6 +253,7 @@ async function main(): Promise<void> {
   if (wanted('scale')) await benchScale()
   if (wanted('fork')) await benchFork()
   if (wanted('persistence')) await benchPersistence()
+  if (wanted('opstack')) await benchOpStack()
   const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
 }

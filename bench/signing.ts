@@ -7,6 +7,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../lib/crypto/keccak.ts'
 import type { Address, Hex } from '../lib/types.ts'
+import type { Chain } from 'preconf-devnet'
+
+const GWEI = 1_000_000_000n
 
 type Secp256k1 = { ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number } }
 const secp256k1 = createRequire(import.meta.url)('secp256k1') as Secp256k1
@@ -54,4 +57,33 @@ function stripZeros(bytes: Uint8Array): Uint8Array {
 /** A deterministic private key for a synthetic account. */
 export function syntheticKey(index: number): Hex {
   return bytesToHex(keccak256(new TextEncoder().encode(`preconf-devnet bench ${index}`))) as Hex
+}
+
+/** Signs `count` transfers spread round-robin over the chain's dev accounts. */
+export function transfers(chain: Chain, count: number, firstNonce: (sender: number) => bigint, recipient: (i: number) => Address, data?: (i: number) => { to: Address; data: Uint8Array; gas: bigint }): Uint8Array[] {
+  const senders = chain.accounts.length
+  const nonces = chain.accounts.map((_, i) => firstNonce(i))
+  const raws: Uint8Array[] = []
+  for (let i = 0; i < count; i++) {
+    const sender = i % senders
+    const call = data?.(i)
+    raws.push(
+      signEIP1559(chain.accounts[sender].privateKey, {
+        chainId: chain.options.chainId,
+        nonce: nonces[sender]++,
+        to: call?.to ?? recipient(i),
+        value: call === undefined ? 1n : 0n,
+        data: call?.data,
+        gas: call?.gas ?? 21000n,
+        maxFeePerGas: 100n * GWEI,
+        maxPriorityFeePerGas: GWEI,
+      }),
+    )
+  }
+  return raws
+}
+
+/** A deterministic address nobody funded (the last 20 bytes of synthetic key `i`). */
+export function syntheticAddress(i: number): Address {
+  return bytesToHex(hexToBytes(syntheticKey(i)).subarray(12)) as Address
 }

@@ -91,11 +91,7 @@ export function runPlainTransfer(transaction: UserTransaction, state: StateLayer
   chargeSender(transaction, state, PLAIN_TRANSFER_GAS * price + transaction.value + owed)
   credit(state, transaction.to!, transaction.value)
   payFees(state, block, PLAIN_TRANSFER_GAS, tip, fees, extra)
-  return withL1Fields(receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position), extra)
-}
-
-function withL1Fields(receipt: TransactionReceipt, extra: ExtraCharges | undefined): TransactionReceipt {
-  return extra === undefined ? receipt : { ...receipt, l1: extra.receipt }
+  return receiptOf(1, PLAIN_TRANSFER_GAS, price, [], undefined, position, extra?.receipt)
 }
 
 /** The general path: the transaction runs in the EVM. */
@@ -149,7 +145,7 @@ export async function runInEVM(
   const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
   // geth reports the address a creation would have used, whether or not it succeeded.
   const contractAddress = transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
-  return withL1Fields(receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position), extra)
+  return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position, extra?.receipt)
 }
 
 /**

@@ -3,7 +3,7 @@
  * and credits that leave no empty account behind.
  */
 import { logsBloom } from '../blocks/bloom.ts'
-import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
+import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { isEmptyAccount, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { heldAccount } from '../state/state-source.ts'
@@ -19,13 +19,13 @@ export interface BlockPosition {
 
 /** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
 export function credit(state: StateLayer, address: Address, amount: bigint): void {
+  if (amount === 0n) return
   const account = heldAccount(state, address)
-  if (account === undefined && amount === 0n) return
   const updated = withAccountFields(account, { balance: (account?.balance ?? 0n) + amount })
   state.putAccount(address, isEmptyAccount(updated) ? undefined : updated)
 }
 
-/** A receipt of a transaction at `position` in its block. */
+/** A receipt of a transaction at `position` in its block (with an OP-stack chain's L1 fee fields, for a user transaction there). */
 export function receiptOf(
   status: 0 | 1,
   gasUsed: bigint,
@@ -33,8 +33,9 @@ export function receiptOf(
   logs: readonly Log[],
   contractAddress: Address | undefined,
   position: BlockPosition,
+  l1?: L1FeeReceiptFields,
 ): TransactionReceipt {
-  return {
+  const receipt: TransactionReceipt = {
     status,
     gasUsed,
     cumulativeGasUsed: position.gasUsed + gasUsed,
@@ -43,5 +44,7 @@ export function receiptOf(
     logsBloom: logsBloom(logs),
     contractAddress,
     firstLogIndex: position.logCount,
+    l1,
   }
+  return receipt
 }

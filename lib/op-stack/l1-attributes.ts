@@ -6,7 +6,8 @@
  * the chain's clock, deterministically), its hash derived from its number, and the fees and
  * scalars the chain is configured with.
  */
-import { bigIntToBytes, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { putUint } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { depositIntrinsicGas, depositTransaction, l1InfoSourceHash } from '../transactions/deposit.ts'
 import type { DepositTransaction } from '../transactions/transaction.ts'
@@ -39,9 +40,15 @@ export interface L1Attributes {
   readonly options: ResolvedOpStackOptions
 }
 
-/** The synthetic L1 block hash of `number`. */
+/** What the synthetic L1 block hashes are made from: a fixed prefix, then the number as a 32-byte word. */
+const L1_HASH_PREFIX = new TextEncoder().encode('preconf-devnet L1 block')
+
+/** The synthetic L1 block hash of `number`: keccak256("preconf-devnet L1 block" ‖ uint256(number)). */
 export function l1BlockHash(number: bigint): Uint8Array {
-  return keccak256(concatBytes(new TextEncoder().encode('preconf-devnet L1 block'), setLengthLeft(bigIntToBytes(number), 32)))
+  const preimage = new Uint8Array(L1_HASH_PREFIX.length + 32)
+  preimage.set(L1_HASH_PREFIX, 0)
+  putUint(preimage, L1_HASH_PREFIX.length, 32, number)
+  return keccak256(preimage)
 }
 
 /** The origin of an L2 block at `timestamp` after a parent whose origin was `previous`: the latest 12-second step at or before it. */
@@ -51,26 +58,24 @@ export function l1OriginAt(timestamp: bigint, previous: L1Origin): L1Origin {
   return { number: previous.number + steps, timestamp: previous.timestamp + steps * L1_BLOCK_TIME }
 }
 
-const word = (value: bigint, bytes: number) => setLengthLeft(bigIntToBytes(value), bytes)
-
-/** The deposit's calldata: selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖ sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖ batcherHash ‖ operatorFeeScalar u32 ‖ operatorFeeConstant u64 ‖ daFootprintGasScalar u16. */
+/** The deposit's calldata (178 bytes): selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖ sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖ batcherHash ‖ operatorFeeScalar u32 ‖ operatorFeeConstant u64 ‖ daFootprintGasScalar u16. */
 export function jovianL1InfoCalldata(attributes: L1Attributes): Uint8Array {
   const { origin, options } = attributes
-  return concatBytes(
-    JOVIAN_SELECTOR,
-    word(BigInt(options.baseFeeScalar), 4),
-    word(BigInt(options.blobBaseFeeScalar), 4),
-    word(attributes.sequenceNumber, 8),
-    word(origin.timestamp, 8),
-    word(origin.number, 8),
-    word(options.l1BaseFee, 32),
-    word(options.l1BlobBaseFee, 32),
-    l1BlockHash(origin.number),
-    BATCHER_HASH,
-    word(BigInt(options.operatorFeeScalar), 4),
-    word(options.operatorFeeConstant, 8),
-    word(DA_FOOTPRINT_GAS_SCALAR, 2),
-  )
+  const out = new Uint8Array(178)
+  out.set(JOVIAN_SELECTOR, 0)
+  putUint(out, 4, 4, BigInt(options.baseFeeScalar))
+  putUint(out, 8, 4, BigInt(options.blobBaseFeeScalar))
+  putUint(out, 12, 8, attributes.sequenceNumber)
+  putUint(out, 20, 8, origin.timestamp)
+  putUint(out, 28, 8, origin.number)
+  putUint(out, 36, 32, options.l1BaseFee)
+  putUint(out, 68, 32, options.l1BlobBaseFee)
+  out.set(l1BlockHash(origin.number), 100)
+  out.set(BATCHER_HASH, 132)
+  putUint(out, 164, 4, BigInt(options.operatorFeeScalar))
+  putUint(out, 168, 8, options.operatorFeeConstant)
+  putUint(out, 176, 2, DA_FOOTPRINT_GAS_SCALAR)
+  return out
 }
 
 /** The DA footprint gas scalar the deposits carry (Jovian's default, which op-node writes). */

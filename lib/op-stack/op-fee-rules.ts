@@ -13,21 +13,52 @@ import { flzCompressLength } from './fastlz.ts'
 import { daFootprintOfFlzLength, fjordL1CostOfFlzLength, l1FeeParametersFrom, operatorFee, type L1FeeParameters } from './l1-fee.ts'
 import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from './predeploys.ts'
 
+/** The words last read from L1Block and what they say (the same for every transaction of a block after its L1-attributes deposit). */
+let lastRead: { slot1: bigint; slot3: bigint; slot7: bigint; slot8: bigint; parameters: L1FeeParameters } | undefined
+
+/** The parameters of these words, parsed once for as long as they stay the same. */
+function parametersOf(slot1: bigint, slot3: bigint, slot7: bigint, slot8: bigint): L1FeeParameters {
+  const last = lastRead
+  if (last !== undefined && last.slot1 === slot1 && last.slot3 === slot3 && last.slot7 === slot7 && last.slot8 === slot8) return last.parameters
+  const parameters = l1FeeParametersFrom({ slot1, slot3, slot7, slot8 })
+  lastRead = { slot1, slot3, slot7, slot8, parameters }
+  return parameters
+}
+
 /** The fee parameters L1Block holds in `state`: at once when its words are at hand, else once they are loaded (a fork). */
 export function l1FeeParametersIn(state: StateView): L1FeeParameters | Promise<L1FeeParameters> {
-  const words = [readStorage(state, L1_BLOCK, 1n), readStorage(state, L1_BLOCK, 3n), readStorage(state, L1_BLOCK, 7n), readStorage(state, L1_BLOCK, 8n)]
-  const from = ([slot1, slot3, slot7, slot8]: bigint[]) => l1FeeParametersFrom({ slot1, slot3, slot7, slot8 })
-  return words.some((word) => word instanceof Promise) ? Promise.all(words).then(from) : from(words as bigint[])
+  const slot1 = readStorage(state, L1_BLOCK, 1n)
+  const slot3 = readStorage(state, L1_BLOCK, 3n)
+  const slot7 = readStorage(state, L1_BLOCK, 7n)
+  const slot8 = readStorage(state, L1_BLOCK, 8n)
+  if (typeof slot1 === 'bigint' && typeof slot3 === 'bigint' && typeof slot7 === 'bigint' && typeof slot8 === 'bigint') return parametersOf(slot1, slot3, slot7, slot8)
+  return Promise.all([slot1, slot3, slot7, slot8]).then(([w1, w3, w7, w8]) => parametersOf(w1, w3, w7, w8))
+}
+
+/** No operator fee (scalar and constant 0, the default). */
+const NO_OPERATOR_FEE = (): bigint => 0n
+
+/** Each transaction's FastLZ length, compressed once: at admission, then read again by the tick that runs it. */
+const flzLengths = new WeakMap<UserTransaction, bigint>()
+
+function flzLengthOf(transaction: UserTransaction): bigint {
+  let length = flzLengths.get(transaction)
+  if (length === undefined) {
+    length = BigInt(flzCompressLength(transaction.raw))
+    flzLengths.set(transaction, length)
+  }
+  return length
 }
 
 /** What `transaction` owes under `parameters`. */
 function chargesOf(transaction: UserTransaction, parameters: L1FeeParameters): ExtraCharges {
-  const flzLength = BigInt(flzCompressLength(transaction.raw))
+  const flzLength = flzLengthOf(transaction)
   const { l1Fee, l1GasUsed } = fjordL1CostOfFlzLength(flzLength, parameters)
+  const charged = parameters.operatorFeeScalar !== 0n || parameters.operatorFeeConstant !== 0n
   return {
     l1Fee,
     l1FeeRecipient: L1_FEE_VAULT,
-    operatorFee: (gas) => operatorFee(gas, parameters, 'jovian'),
+    operatorFee: charged ? (gas) => operatorFee(gas, parameters, 'jovian') : NO_OPERATOR_FEE,
     operatorFeeRecipient: OPERATOR_FEE_VAULT,
     receipt: {
       l1BaseFee: parameters.l1BaseFee,

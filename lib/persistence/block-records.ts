@@ -164,7 +164,7 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
     contractAddress: transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(creatorNonce))) as Address) : undefined,
     firstLogIndex: context.logsBefore,
     ...(depositNonce === undefined ? {} : { deposit: { nonce: depositNonce, receiptVersion: DEPOSIT_RECEIPT_VERSION } }),
-    ...(fields.l1 === undefined ? {} : { l1: l1FieldsFromRecord(fields.l1, at('l1')) }),
+    l1: fields.l1 === undefined ? undefined : l1FieldsFromRecord(fields.l1, at('l1')),
   }
   return { transaction, receipt, index }
 }

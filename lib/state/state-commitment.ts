@@ -6,7 +6,8 @@
  * block seals, at a cost of the keys touched. The same tries answer proofs at the head
  * (`eth_getProof`, `eth_getAccount`); a fixed root has none to give.
  */
-import { bigIntToUnpaddedBytes, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
+import { uintBytes } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ResourceNotFoundError } from '../errors.ts'
 import { trieDelete, trieFromEntries, trieInsert } from '../trie/merkle-patricia-trie.ts'
@@ -51,7 +52,7 @@ export interface StateTries {
 
 /** The trie key of a storage slot: keccak256 of the slot as a 32-byte word. */
 export function storageKey(slot: bigint): Uint8Array {
-  return keccak256(setLengthLeft(bigIntToBytes(slot), 32))
+  return keccak256(uintBytes(slot))
 }
 
 /** `trie` (a storage trie) with `slot` set to `value`; 0n removes the word. */

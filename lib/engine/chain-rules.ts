@@ -1,12 +1,13 @@
 /**
  * What sets one kind of chain apart from another, in one place: how its blocks are made (base
  * fee, extraData), what a transaction pays and to whom, which transactions each
- * pre-confirmation takes, what its genesis holds besides the dev accounts, and where its
- * system transactions come from. A plain chain is Ethereum's; a chain with a preset is an OP
+ * pre-confirmation takes, what its genesis holds besides the dev accounts, where its system
+ * transactions come from, and which precompiles it adds. A plain chain is Ethereum's; a chain with a preset is an OP
  * stack's (lib/op-stack/op-stack-rules.ts).
  */
 import { ETHEREUM_BLOCK_RULES, type BlockRules } from '../blocks/block-rules.ts'
 import { IDEAL_POLICY, type BuilderPolicy } from '../builder/policy.ts'
+import type { ChainPrecompile } from '../execution/devnet-evm.ts'
 import { ETHEREUM_FEE_RULES, type FeeRules } from '../execution/fee-rules.ts'
 import type { DepositQueue } from '../op-stack/deposit-queue.ts'
 import type { GenesisAccount } from '../op-stack/predeploys.ts'
@@ -20,6 +21,8 @@ export interface ChainRules {
   genesisAccounts(genesisTimestamp: bigint): readonly GenesisAccount[]
   /** An OP-stack chain's deposits (its system source); undefined on a plain chain. */
   readonly deposits: DepositQueue | undefined
+  /** Precompiles beside the hardfork's (an OP-stack chain's P256VERIFY). */
+  readonly precompiles: readonly ChainPrecompile[]
 }
 
 /** Ethereum's rules: a plain chain. */
@@ -29,5 +32,6 @@ export const ETHEREUM_RULES: ChainRules = {
   policy: IDEAL_POLICY,
   genesisAccounts: () => [],
   deposits: undefined,
+  precompiles: [],
 }
 

@@ -134,7 +134,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
       const block = store.byNumber(number)
       if (block !== undefined) return hexToBytes(block.hash)
       return setup.upstream?.blockHash(BigInt(number))
-    }),
+    }, rules.precompiles),
     state: evmState,
     transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
     chainId: BigInt(options.chainId),

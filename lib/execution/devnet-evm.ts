@@ -196,8 +196,14 @@ const unavailablePointEvaluation: PrecompileFunc = (input) => ({
   exceptionError: new EVMError(EVMError.errorMessages.INVALID_INPUTS),
 })
 
-/** A DevnetEVM over `state`, with BLOCKHASH answered by `blockHash`. */
-export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHash: BlockHashSource): DevnetEVM {
+/** A precompile a chain adds to the EVM's own (an OP-stack chain's P256VERIFY). */
+export interface ChainPrecompile {
+  readonly address: `0x${string}`
+  readonly function: PrecompileFunc
+}
+
+/** A DevnetEVM over `state`, with BLOCKHASH answered by `blockHash`, and the chain's own `precompiles`. */
+export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHash: BlockHashSource, precompiles: readonly ChainPrecompile[] = []): DevnetEVM {
   const blockchain: EVMMockBlockchainInterface = {
     getBlock: async (blockNumber: number) => {
       const hash = (await blockHash(blockNumber)) ?? new Uint8Array(32)
@@ -212,6 +218,6 @@ export function createDevnetEVM(common: Common, state: EVMStateAdapter, blockHas
     stateManager: state,
     blockchain,
     bn254: new NobleBN254(),
-    customPrecompiles: [{ address: '0x000000000000000000000000000000000000000a', function: unavailablePointEvaluation }],
+    customPrecompiles: [{ address: '0x000000000000000000000000000000000000000a', function: unavailablePointEvaluation }, ...precompiles],
   })
 }

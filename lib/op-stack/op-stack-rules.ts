@@ -2,7 +2,7 @@
  * The rules of an OP-stack chain with every fork through Jovian active: its block rules (base
  * fee, extraData), its fee rules (vaults, L1 data fee, operator fee), flashblock index 0 for
  * system transactions only, the predeploys in its genesis (L1Block already holding the genesis
- * L1 attributes), and its deposit queue.
+ * L1 attributes), its deposit queue, and RIP-7212's P256VERIFY precompile (Fjord).
  */
 import { SYSTEM_FIRST_POLICY } from '../builder/policy.ts'
 import type { ChainRules } from '../engine/chain-rules.ts'
@@ -12,6 +12,7 @@ import { DepositQueue } from './deposit-queue.ts'
 import { GENESIS_L1_NUMBER, l1BlockStorage } from './l1-attributes.ts'
 import { opStackBlockRules } from './op-block-rules.ts'
 import { OP_STACK_FEE_RULES } from './op-fee-rules.ts'
+import { p256Verify, P256_VERIFY } from './p256-verify.ts'
 import { L1_BLOCK, opStackPredeploys } from './predeploys.ts'
 
 /** The rules of an OP-stack chain with `options`. */
@@ -26,5 +27,6 @@ export function opStackRules(options: ResolvedOpStackOptions, undoLog: UndoLog):
       return opStackPredeploys().map((account) => (account.address === L1_BLOCK ? { ...account, storage: l1Block } : account))
     },
     deposits: new DepositQueue(options, undoLog),
+    precompiles: [{ address: P256_VERIFY, function: p256Verify }],
   }
 }

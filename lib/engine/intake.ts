@@ -16,7 +16,7 @@ import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
 import type { TransactionToSign, WalletTransactionType } from '../transactions/sign.ts'
-import { decodeDeposit, depositIntrinsicGas, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
+import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
 import type { DepositTransaction, UserTransaction } from '../transactions/transaction.ts'
 import type { DepositQueue } from '../op-stack/deposit-queue.ts'
 import { checkAgainstState, checkIntrinsic } from '../txpool/admission.ts'
@@ -92,9 +92,8 @@ export class TransactionIntake {
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
       if (raw[0] === DEPOSIT_TYPE) {
-        this.depositQueue()
-        const fields = decodeDeposit(raw)
-        return this.queueDeposit(depositTransaction(fields, depositIntrinsicGas(fields), raw))
+        this.depositQueue() // a plain chain refuses deposits before decoding them
+        return this.queueDeposit(depositTransaction(decodeDeposit(raw), raw))
       }
       return this.admit(decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId))
     })
@@ -190,7 +189,7 @@ export class TransactionIntake {
         isSystemTx: false,
         data: request.data ?? new Uint8Array(0),
       }
-      return this.queueDeposit(depositTransaction(fields, depositIntrinsicGas(fields)))
+      return this.queueDeposit(depositTransaction(fields))
     })
   }
 
@@ -208,7 +207,7 @@ export class TransactionIntake {
       isSystemTx: request.isSystemTx ?? false,
       data: request.data ?? new Uint8Array(0),
     }
-    const deposit = depositTransaction(fields, depositIntrinsicGas(fields))
+    const deposit = depositTransaction(fields)
     return this.parts.serialize(async () => {
       this.rejectKnown(deposit.hash)
       return this.queueDeposit(deposit)

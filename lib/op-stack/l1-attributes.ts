@@ -9,7 +9,7 @@
 import { hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { putUint } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
-import { depositIntrinsicGas, depositTransaction, l1InfoSourceHash } from '../transactions/deposit.ts'
+import { depositTransaction, l1InfoSourceHash } from '../transactions/deposit.ts'
 import type { DepositTransaction } from '../transactions/transaction.ts'
 import type { ResolvedOpStackOptions } from '../options.ts'
 import { DEPOSITOR_ACCOUNT, L1_BLOCK } from './predeploys.ts'
@@ -94,7 +94,7 @@ export function l1InfoDeposit(attributes: L1Attributes): DepositTransaction {
     isSystemTx: false,
     data,
   }
-  return depositTransaction(fields, depositIntrinsicGas(fields))
+  return depositTransaction(fields)
 }
 
 /**

@@ -14,7 +14,7 @@ import { hashHeader, type BlockHeader } from '../blocks/header.ts'
 import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { bigIntToUnpaddedBytes, bytesToHex, generateAddress } from '@ethereumjs/util'
 import { decodeTransaction, hashTransaction, rebuildTransaction } from '../transactions/decode.ts'
-import { decodeDeposit, depositIntrinsicGas, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
+import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
 import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
 import { DEPOSIT_RECEIPT_VERSION } from '../execution/run-deposit.ts'
 import type { Address } from '../types.ts'
@@ -129,7 +129,7 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
   try {
     if (raw[0] === DEPOSIT_TYPE) {
       const deposit = decodeDeposit(raw)
-      transaction = depositTransaction(deposit, depositIntrinsicGas(deposit), raw)
+      transaction = depositTransaction(deposit, raw)
     } else {
       transaction =
         fields.impersonated === undefined

@@ -86,8 +86,8 @@ export function decodeDeposit(raw: Uint8Array): DepositFields {
   }
 }
 
-/** The engine's deposit of `fields`, with its envelope and hash (keccak256 of the envelope). */
-export function depositTransaction(fields: DepositFields, intrinsicGas: bigint, raw: Uint8Array = encodeDeposit(fields)): DepositTransaction {
+/** The engine's deposit of `fields`, with its envelope and hash (keccak256 of the envelope), its intrinsic gas and its floor. */
+export function depositTransaction(fields: DepositFields, raw: Uint8Array = encodeDeposit(fields)): DepositTransaction {
   return {
     kind: 'deposit',
     hash: bytesToHex(keccak256(raw)) as Hash,
@@ -99,7 +99,7 @@ export function depositTransaction(fields: DepositFields, intrinsicGas: bigint, 
     value: fields.value,
     data: fields.data,
     gasLimit: fields.gasLimit,
-    intrinsicGas,
+    intrinsicGas: depositIntrinsicGas(fields),
     floorDataGas: depositFloorDataGas(fields.data),
     sourceHash: fields.sourceHash,
     mint: fields.mint,

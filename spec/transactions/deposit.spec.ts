@@ -25,7 +25,7 @@ describe('transactions/deposit', () => {
     expect(fields.gasLimit).to.equal(100_000n)
     expect(fields.isSystemTx).to.equal(false)
     expect(fields.data.length).to.equal(0)
-    const deposit = depositTransaction(fields, depositIntrinsicGas(fields), raw)
+    const deposit = depositTransaction(fields, raw)
     expect(deposit.hash).to.equal('0xbf8b5f08c43e4b860715cd64fc0849bbce0d0ea20a76b269e7bc8886d112fca7')
     expect(deposit.hash).to.equal(keccak256(VECTOR))
     expect(toHex(encodeDeposit(fields))).to.equal(VECTOR)

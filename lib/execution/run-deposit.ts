@@ -9,8 +9,8 @@
  * init code over the limit) rolls back to just after the mint, bumps the nonce, and reports
  * the whole gas limit used. The receipt records the nonce the deposit ran at.
  */
-import { BIGINT_0, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
-import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
+import { bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { heldAccount } from '../state/state-source.ts'
@@ -19,11 +19,10 @@ import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 import { prepareRun } from './prepare-run.ts'
-import { credit, receiptOf, type BlockPosition } from './transaction-outcome.ts'
+import { credit, gasUsedAfterRefund, logsOf, receiptOf, removeDestroyedCreations, type BlockPosition } from './transaction-outcome.ts'
 
 /** EIP-3860: the most init code a creation may carry. */
 const MAX_INIT_CODE_SIZE = 49_152
-const MAX_REFUND_QUOTIENT = 5n
 /** The receipt version deposits carry since Canyon. */
 export const DEPOSIT_RECEIPT_VERSION = 1n
 
@@ -77,18 +76,11 @@ export async function runDeposit(
     skipNonceIncrement: true,
   })
   const execution = result.execResult
-  let gasUsed = execution.executionGasUsed + deposit.intrinsicGas
-  const refund = execution.gasRefund ?? BIGINT_0
-  const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
-  gasUsed -= refund < maxRefund ? refund : maxRefund
-  if (gasUsed < deposit.floorDataGas) gasUsed = deposit.floorDataGas
-  for (const address of execution.selfdestruct?.keys() ?? []) {
-    if (execution.createdAddresses?.has(address) === true) run.putAccount(address as Address, undefined)
-  }
+  const gasUsed = gasUsedAfterRefund(execution, deposit)
+  removeDestroyedCreations(run, execution)
   await evm.journal.cleanup()
   state.apply(run)
 
   const failed = execution.exceptionError !== undefined
-  const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
-  return { ...receiptOf(failed ? 0 : 1, gasUsed, 0n, logs, contractAddress, position), deposit: depositFields }
+  return { ...receiptOf(failed ? 0 : 1, gasUsed, 0n, logsOf(execution), contractAddress, position), deposit: depositFields }
 }

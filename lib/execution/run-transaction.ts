@@ -7,15 +7,15 @@
  * accounts without code take a direct path with the same result; deposits run by their own
  * rules (run-deposit.ts).
  */
-import { BIGINT_0, bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
-import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
+import { bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { ensureAccounts, heldAccount } from '../state/state-source.ts'
 import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
-import { credit, receiptOf, type BlockPosition } from './transaction-outcome.ts'
+import { credit, gasUsedAfterRefund, logsOf, receiptOf, removeDestroyedCreations, type BlockPosition } from './transaction-outcome.ts'
 import { applyAuthorizations, isDelegated } from './authorizations.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
@@ -24,7 +24,6 @@ import { runDeposit } from './run-deposit.ts'
 
 /** The gas of a plain transfer: the base cost of every transaction. */
 export const PLAIN_TRANSFER_GAS = 21000n
-const MAX_REFUND_QUOTIENT = 5n
 
 /** A transaction that cannot be included in this block any more (the builder drops it). */
 export class UnexecutableTransactionError extends Error {
@@ -124,11 +123,7 @@ export async function runInEVM(
   })
   const execution = result.execResult
 
-  let gasUsed = execution.executionGasUsed + transaction.intrinsicGas
-  const refund = (execution.gasRefund ?? BIGINT_0) + authorizationRefund
-  const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
-  gasUsed -= refund < maxRefund ? refund : maxRefund
-  if (gasUsed < transaction.floorDataGas) gasUsed = transaction.floorDataGas
+  const gasUsed = gasUsedAfterRefund(execution, transaction, authorizationRefund)
 
   // Unused gas comes back, and with it the operator fee charged on it.
   const extraRefund = extra === undefined ? 0n : extra.operatorFee(transaction.gasLimit) - extra.operatorFee(gasUsed)
@@ -136,13 +131,11 @@ export async function runInEVM(
   state.putAccount(transaction.sender, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (transaction.gasLimit - gasUsed) * price + extraRefund }))
   payFees(state, block, gasUsed, tip, environment.fees, extra)
 
-  for (const address of execution.selfdestruct?.keys() ?? []) {
-    if (execution.createdAddresses?.has(address) === true) state.putAccount(address as Address, undefined)
-  }
+  removeDestroyedCreations(state, execution)
   await evm.journal.cleanup()
 
   const failed = execution.exceptionError !== undefined
-  const logs: Log[] = (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
+  const logs = logsOf(execution)
   // geth reports the address a creation would have used, whether or not it succeeded.
   const contractAddress = transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
   return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position, extra?.receipt)

@@ -1,13 +1,41 @@
 /**
- * What every way of running a transaction ends with: its receipt at its place in the block,
+ * What every way of running a transaction ends with: the gas it used after refunds, the
+ * creations it destroyed removed (EIP-6780), its logs, its receipt at its place in the block,
  * and credits that leave no empty account behind.
  */
+import type { ExecResult } from '@ethereumjs/evm'
+import { BIGINT_0, bytesToHex } from '@ethereumjs/util'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { isEmptyAccount, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { heldAccount } from '../state/state-source.ts'
+import type { Transaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
+
+/** EIP-3529: the refund is capped at a fifth of the gas used. */
+const MAX_REFUND_QUOTIENT = 5n
+
+/** The gas `transaction` used: intrinsic plus execution, less the capped refund (and `extraRefund`, EIP-7702's), at least the EIP-7623 floor. */
+export function gasUsedAfterRefund(execution: ExecResult, transaction: Transaction, extraRefund = 0n): bigint {
+  const gasUsed = execution.executionGasUsed + transaction.intrinsicGas
+  const refund = (execution.gasRefund ?? BIGINT_0) + extraRefund
+  const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
+  const refunded = gasUsed - (refund < maxRefund ? refund : maxRefund)
+  return refunded < transaction.floorDataGas ? transaction.floorDataGas : refunded
+}
+
+/** Removes the accounts the run created and self-destructed (EIP-6780). */
+export function removeDestroyedCreations(state: StateLayer, execution: ExecResult): void {
+  for (const address of execution.selfdestruct?.keys() ?? []) {
+    if (execution.createdAddresses?.has(address) === true) state.putAccount(address as Address, undefined)
+  }
+}
+
+/** The run's logs, as receipts hold them. */
+export function logsOf(execution: ExecResult): Log[] {
+  return (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
+}
 
 /** Where the transaction lands in its block. */
 export interface BlockPosition {

@@ -72,6 +72,7 @@ describe('debug tracing', () => {
         const raw = await alice.sign({ ...fields, nonce })
         const hash = await chain.sendRawTransaction(raw)
         expect(await anvil.request('eth_sendRawTransaction', [raw])).to.equal(hash)
+        await anvil.mined(hash)
         sent.push({ hash, data: fields.data, create: fields.to === null })
       }
       expect((await anvil.request<RpcReceipt>('eth_getTransactionReceipt', [sent[2].hash])).status).to.equal('0x0')

@@ -95,10 +95,10 @@ describe('op-stack: deposits against Anvil 1.7.1 in its optimism mode (anvil --o
   const ours = (method: string, params: unknown[] = []): Promise<any> => chain.request({ method, params })
   const theirs = (method: string, params: unknown[] = []): Promise<any> => anvil.request(method, params)
   const both = (method: string, params: unknown[]) => Promise.all([ours(method, params), theirs(method, params)])
-  /** Sends to both and seals the devnet's next block (Anvil automines); [ours, theirs]. */
+  /** Sends to both, seals the devnet's next block and waits for Anvil's automine; [ours, theirs]. */
   const sendBoth = async (method: string, params: unknown[]) => {
     const results = await both(method, params)
-    await chain.mine()
+    await Promise.all([chain.mine(), anvil.mined(results[1])])
     return results
   }
   const numbers = async (method: string, address: string) => (await both(method, [address, 'latest'])).map((value: Hex) => hexToBigInt(value))

@@ -14,6 +14,11 @@ export interface AnvilNode {
   readonly url: string
   /** Sends one JSON-RPC request; rejects with the node's error object as JSON. */
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>
+  /**
+   * Waits for a transaction's receipt: Anvil automines on a task of its own after it answers
+   * `eth_send*`, so a receipt asked for at once may still be null. Rejects after 2 s.
+   */
+  mined(hash: string): Promise<void>
   /** Kills Anvil (its whole process group: the npm launcher and the binary). */
   stop(): void
 }
@@ -65,16 +70,22 @@ export function startAnvil(args: readonly string[]): Promise<AnvilNode | { reado
   })
 }
 
+const MINED_POLL_MS = 20
+const MINED_TIMEOUT_MS = 2_000
+
 function anvilAt(url: string, stop: () => void): AnvilNode {
   let id = 0
-  return {
-    url,
-    stop,
-    async request<T>(method: string, params: unknown[] = []): Promise<T> {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
-      const body = (await response.json()) as { result?: T; error?: unknown }
-      if (body.error !== undefined) throw new Error(`anvil ${method}: ${JSON.stringify(body.error)}`)
-      return body.result as T
-    },
+  const request = async <T>(method: string, params: unknown[] = []): Promise<T> => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+    const body = (await response.json()) as { result?: T; error?: unknown }
+    if (body.error !== undefined) throw new Error(`anvil ${method}: ${JSON.stringify(body.error)}`)
+    return body.result as T
   }
+  const mined = async (hash: string): Promise<void> => {
+    for (let waited = 0; (await request('eth_getTransactionReceipt', [hash])) === null; waited += MINED_POLL_MS) {
+      if (waited >= MINED_TIMEOUT_MS) throw new Error(`anvil did not mine ${hash} within ${MINED_TIMEOUT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, MINED_POLL_MS))
+    }
+  }
+  return { url, stop, request, mined }
 }

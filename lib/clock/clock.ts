@@ -1,8 +1,9 @@
 /**
  * Virtual time in milliseconds since the Unix epoch. The engine reads time only from here.
  * `manual`: time moves when the caller advances it. `realtime`: a driver advances it from the
- * wall clock (the only wall-clock reads in the library are in this file). Either way, moving
- * time fires every event that falls due, in order.
+ * wall clock (the only wall-clock reads in the library are in this file), and its timer keeps
+ * the process alive until `stop()`, so a script awaiting a seal is not cut short. Either way,
+ * moving time fires every event that falls due, in order.
  */
 import type { Serializer } from './serializer.ts'
 
@@ -29,7 +30,7 @@ export interface Clock {
   nextDueAt(): number
   /** Moves time forward by `ms`, firing each tick and seal that falls due, in order. */
   advance(ms: number): Promise<void>
-  /** Stops the realtime driver (nothing to stop under the manual clock). */
+  /** Stops the realtime driver, which until then keeps the process alive (nothing to stop under the manual clock). */
   stop(): void
 }
 
@@ -99,9 +100,10 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
         process.emitWarning(error as Error)
       }
       if (driver === undefined) return
-      driver = setTimeout(wake, delay()).unref()
+      driver = setTimeout(wake, delay())
     }
-    driver = setTimeout(wake, delay()).unref()
+    // A ref'd timer: the process lives while the chain runs, as a server's socket keeps it alive.
+    driver = setTimeout(wake, delay())
   }
   return clock
 }

@@ -1,25 +1,42 @@
 /**
- * JSON-RPC over HTTP: POST `/` with a single request or a batch; JSON-RPC errors with HTTP 200;
- * CORS for browser dApps; bodies up to {@link MAX_BODY_BYTES} (larger ones are read to the end
- * and answered with a JSON-RPC error, not a dropped socket).
+ * JSON-RPC over HTTP: POST `/` with a single request or a batch, `Content-Type: application/json`
+ * (geth's rule); JSON-RPC errors with HTTP 200; CORS for the allowed browser origins; a foreign
+ * Host or Origin refused first (http-guard.ts); bodies up to {@link MAX_BODY_BYTES} (larger ones
+ * are read to the end and answered with a JSON-RPC error, not a dropped socket).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { InvalidRequestError, ParseError } from '../errors.ts'
+import type { RequestGuard } from './http-guard.ts'
 import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024
 
-const corsHeaders = {
-  'access-control-allow-origin': '*',
+/** The media types geth serves JSON-RPC for (rpc/http.go acceptedContentTypes), parameters aside. */
+const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
+
+/** geth's answer to any other Content-Type, with HTTP 415 (rpc/http.go validateRequest). */
+const INVALID_CONTENT_TYPE = 'invalid content type, only application/json is supported'
+
+/** What a preflight allows, beside the origin. */
+const preflightHeaders = {
   'access-control-allow-methods': 'POST, GET, OPTIONS',
   'access-control-max-age': '86400',
 }
-const jsonHeaders = { ...corsHeaders, 'content-type': 'application/json' }
 
-function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string> = jsonHeaders): void {
+function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
   response.writeHead(status, headers)
   response.end(body)
+}
+
+/** An error in plain text, as Go's http.Error writes it (geth's refusals). */
+function replyText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  reply(response, status, `${text}\n`, { ...headers, 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' })
+}
+
+/** Whether a Content-Type header names one of the accepted media types (`; charset=…` and the like aside). */
+function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && ACCEPTED_CONTENT_TYPES.has(header.split(';')[0].trim().toLowerCase())
 }
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
@@ -35,32 +52,51 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-/** Serves one HTTP request with `dispatch`. */
-export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, dispatch: Dispatch): Promise<void> {
+/** Serves one HTTP request with `dispatch`, if `guard` lets it in. */
+export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, dispatch: Dispatch, guard: RequestGuard): Promise<void> {
+  const refusal = guard.refusal(request.headers)
+  if (refusal !== undefined) {
+    replyText(response, refusal.status, refusal.text)
+    return
+  }
+  const cors = guard.corsHeaders(request.headers)
+  const jsonHeaders = { ...cors, 'content-type': 'application/json' }
   if (request.method === 'OPTIONS') {
-    reply(response, 204, '', { ...corsHeaders, 'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type' })
+    const { headers } = request
+    reply(response, 204, '', {
+      ...cors,
+      ...preflightHeaders,
+      'access-control-allow-headers': headers['access-control-request-headers'] ?? 'content-type',
+      // Chrome's Private Network Access: an allowed public page (say, an online IDE) may reach this local node.
+      ...(headers.origin !== undefined && headers['access-control-request-private-network'] === 'true' ? { 'access-control-allow-private-network': 'true' } : {}),
+    })
     return
   }
   if (request.method === 'GET' || request.method === 'HEAD') {
-    reply(response, 200, 'preconf-devnet: POST JSON-RPC requests here, or open a WebSocket.\n', { ...corsHeaders, 'content-type': 'text/plain' })
+    reply(response, 200, 'preconf-devnet: POST JSON-RPC requests here, or open a WebSocket.\n', { ...cors, 'content-type': 'text/plain' })
     return
   }
   if (request.method !== 'POST') {
-    reply(response, 405, JSON.stringify(errorResponse(null, new InvalidRequestError(`HTTP method ${request.method} is not supported; use POST`))))
+    reply(response, 405, JSON.stringify(errorResponse(null, new InvalidRequestError(`HTTP method ${request.method} is not supported; use POST`))), jsonHeaders)
+    return
+  }
+  // A text/plain or form POST needs no CORS preflight: only JSON is served, so no page can send one that runs.
+  if (!isJsonContentType(request.headers['content-type'])) {
+    replyText(response, 415, INVALID_CONTENT_TYPE, cors)
     return
   }
   const text = await readBody(request)
   if (text === undefined) {
-    reply(response, 200, JSON.stringify(errorResponse(null, new InvalidRequestError(`request body too large: limit ${MAX_BODY_BYTES} bytes`))))
+    reply(response, 200, JSON.stringify(errorResponse(null, new InvalidRequestError(`request body too large: limit ${MAX_BODY_BYTES} bytes`))), jsonHeaders)
     return
   }
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch (error) {
-    reply(response, 200, JSON.stringify(errorResponse(null, new ParseError((error as Error).message))))
+    reply(response, 200, JSON.stringify(errorResponse(null, new ParseError((error as Error).message))), jsonHeaders)
     return
   }
   const answer = await handleJsonRpc(body, dispatch)
-  reply(response, 200, answer === undefined ? '' : JSON.stringify(answer))
+  reply(response, 200, answer === undefined ? '' : JSON.stringify(answer), jsonHeaders)
 }

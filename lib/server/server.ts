@@ -1,15 +1,20 @@
 /**
  * The devnet as a network node: JSON-RPC over HTTP and WebSocket on one port, bound to
- * 127.0.0.1 unless told otherwise. `/` is the pre-confirmation endpoint; `/sealed` the standard
- * endpoint of the same chain (`pending` is the newest sealed block, a receipt exists once the
- * block seals), as Base serves a flashblocks endpoint beside a standard one.
+ * 127.0.0.1 unless told otherwise, serving only the allowed Host and Origin headers
+ * (http-guard.ts). `/` is the pre-confirmation endpoint; `/sealed` the standard endpoint of the
+ * same chain (`pending` is the newest sealed block, a receipt exists once the block seals), as
+ * Base serves a flashblocks endpoint beside a standard one.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type ServerResponse, type Server } from 'node:http'
+import { isIP, type AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { Chain } from '../chain.ts'
 import { MethodNotFoundError } from '../errors.ts'
+import type { OptionDefinition } from '../option-definition.ts'
+import { createRequestGuard, type Refusal } from './http-guard.ts'
 import { handleHttpRequest } from './http-handler.ts'
+import { httpSafetyOptions } from './http-options.ts'
 import type { Dispatch } from './json-rpc.ts'
 import { SubscriptionRouter } from './subscription-router.ts'
 import { serveWebSocket } from './websocket-session.ts'
@@ -34,6 +39,28 @@ export interface ServerOptions {
   readonly port?: number
   /** Called with each request's method (for the activity log). */
   readonly onRequest?: (method: string) => void
+  /**
+   * Host header names served (geth's `--http.vhosts`); IP addresses and the `host` bound are
+   * always served; `'*'` serves any. Default `['localhost']`.
+   */
+  readonly allowedHosts?: string | readonly string[]
+  /**
+   * Browser origins served over HTTP and WebSocket: a host (any scheme and port) or
+   * `scheme://host[:port]`; `'*'` serves any page. Default: the loopback names, `localhost`,
+   * `127.0.0.1`, `[::1]`. Requests without an Origin (non-browser clients) are always served.
+   */
+  readonly allowedOrigins?: string | readonly string[]
+  /** Milliseconds an idle kept-alive connection stays open; default 120 000 (geth's IdleTimeout). */
+  readonly keepAliveTimeoutMs?: number
+}
+
+/** How to close a server. */
+export interface CloseOptions {
+  /**
+   * Milliseconds in-flight HTTP requests may take to finish once no new connection is accepted;
+   * those still running then are cut. Default 0: cut at once.
+   */
+  readonly graceMs?: number
 }
 
 /** A running node. */
@@ -46,8 +73,11 @@ export interface DevnetServer {
   readonly wsUrl: string
   /** The chain it serves. */
   readonly chain: Chain
-  /** Stops listening, closes every connection and stops the chain's clock. */
-  close(): Promise<void>
+  /**
+   * Stops listening, lets in-flight HTTP requests finish (up to `graceMs`), closes every
+   * connection (WebSockets with 1001, going away), then stops the chain's clock.
+   */
+  close(options?: CloseOptions): Promise<void>
 }
 
 /** A clear error for a port that cannot be bound. */
@@ -67,9 +97,35 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   })
 }
 
+/**
+ * geth's read timeouts (rpc/http.go DefaultHTTPTimeouts: ReadHeaderTimeout and ReadTimeout, 30 s):
+ * the time a request's headers, and the whole request, may take to arrive. Node counts both from
+ * a request's first byte, not over a kept-alive connection's idle time, so they need not exceed
+ * the keep-alive timeout; nor do they bound a request's processing.
+ */
+const HEADERS_TIMEOUT_MS = 30_000
+const REQUEST_TIMEOUT_MS = 30_000
+
+/** Turns an upgrade away with `refusal` (the HTTP answer a browser's WebSocket sees as a failed handshake). */
+function refuseUpgrade(socket: Duplex, { status, text }: Refusal): void {
+  const body = `${text}\n`
+  socket.on('error', () => {})
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Service Unavailable'}\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
 /** Serves `chain` over HTTP and WebSocket. */
 export async function startServer(chain: Chain, options: ServerOptions = {}): Promise<DevnetServer> {
   const host = options.host ?? '127.0.0.1'
+  const setting = <Input, Value>(definition: OptionDefinition<Input, Value>, given: Input | undefined, name: string): Value =>
+    given === undefined ? definition.default({ clock: chain.options.clock }) : definition.parse(given, name)
+  const { allowedHosts, allowedOrigins, keepAliveTimeoutMs } = httpSafetyOptions
+  // The name the node is bound to is one it answers to (an IP address needs no entry).
+  const hosts = [...setting(allowedHosts, options.allowedHosts, 'allowedHosts'), ...(isIP(host) === 0 ? [host] : [])]
+  const guard = createRequestGuard(hosts, setting(allowedOrigins, options.allowedOrigins, 'allowedOrigins'))
+  const keepAliveTimeout = setting(keepAliveTimeoutMs, options.keepAliveTimeoutMs, 'keepAliveTimeoutMs')
   const { onRequest } = options
   const counted =
     (provider: { request: Dispatch }): Dispatch =>
@@ -85,14 +141,36 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       SUBSCRIPTION_METHODS.has(request.method) ? Promise.reject(new MethodNotFoundError(request.method)) : dispatch(request)
   const httpDispatchers = { preconfirmed: overHttp(dispatchers.preconfirmed), sealed: overHttp(dispatchers.sealed) }
   const router = new SubscriptionRouter(chain)
-  const http = createServer({ keepAlive: true }, (request, response) => {
-    handleHttpRequest(request, response, isSealedPath(request.url) ? httpDispatchers.sealed : httpDispatchers.preconfirmed).catch((error) => {
-      if (!response.headersSent) response.writeHead(500)
-      response.end(String(error))
-    })
-  })
+  /** Responses not yet sent; once closing, each goes out with `Connection: close` and the last one ends the wait. */
+  const inFlight = new Set<ServerResponse>()
+  let closing = false
+  let drained: (() => void) | undefined
+  // An idle connection closes after keepAliveTimeout (Node 20 adds a second), announced as
+  // `Keep-Alive: timeout=…`: with Node's 5 s default, a request a pool wrote on an idle socket
+  // while the loop was busy met the close (ECONNRESET); geth keeps idle connections 120 s.
+  const http = createServer(
+    { keepAlive: true, keepAliveTimeout, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    (request, response) => {
+      inFlight.add(response)
+      if (closing) response.setHeader('connection', 'close')
+      response.once('close', () => {
+        inFlight.delete(response)
+        if (inFlight.size === 0) drained?.()
+      })
+      const dispatch = isSealedPath(request.url) ? httpDispatchers.sealed : httpDispatchers.preconfirmed
+      handleHttpRequest(request, response, dispatch, guard).catch((error) => {
+        if (!response.headersSent) response.writeHead(500)
+        response.end(String(error))
+      })
+    },
+  )
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   http.on('upgrade', (request, socket, head) => {
+    const refusal = closing ? { status: 503, text: 'shutting down' } : guard.refusal(request.headers)
+    if (refusal !== undefined) {
+      refuseUpgrade(socket, refusal)
+      return
+    }
     const dispatch = isSealedPath(request.url) ? dispatchers.sealed : dispatchers.preconfirmed
     sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, { dispatch, router }))
   })
@@ -105,13 +183,26 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
     sealedUrl: `http://${shownHost}:${address.port}${SEALED_PATH}`,
     wsUrl: `ws://${shownHost}:${address.port}`,
     chain,
-    async close() {
-      chain.close()
-      router.close()
+    async close({ graceMs = 0 } = {}) {
+      closing = true
+      // No new connections; idle kept-alive ones are closed now, busy ones after their reply.
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()))
+      for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close')
+      for (const client of sockets.clients) client.close(1001, 'server shutting down')
+      if (inFlight.size > 0 && graceMs > 0) {
+        let timer: NodeJS.Timeout | undefined
+        await new Promise<void>((resolve) => {
+          drained = resolve
+          timer = setTimeout(resolve, graceMs)
+        })
+        clearTimeout(timer)
+      }
       for (const client of sockets.clients) client.terminate()
       sockets.close()
       http.closeAllConnections()
-      await new Promise<void>((resolve) => http.close(() => resolve()))
+      await closed
+      chain.close()
+      router.close()
     },
   }
 }

@@ -291,27 +291,27 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       }
     })
 
-    it('sends Access-Control-Allow-Origin: * on POST replies, results and errors alike', async () => {
+    it('echoes an allowed Origin (a page on localhost) in Access-Control-Allow-Origin on POST replies, results and errors alike', async () => {
       for (const body of [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 1, method: 'eth_nope' }, '{']) {
-        const reply = await http(server.url, { body, headers: { origin: 'https://dapp.example' } })
-        expect(reply.headers['access-control-allow-origin']).to.equal('*')
+        const reply = await http(server.url, { body, headers: { origin: 'http://localhost:5173' } })
+        expect(reply.headers['access-control-allow-origin']).to.equal('http://localhost:5173')
       }
-      const viaFetch = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://dapp.example' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
-      expect(viaFetch.headers.get('access-control-allow-origin')).to.equal('*')
+      const viaFetch = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost:5173' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
+      expect(viaFetch.headers.get('access-control-allow-origin')).to.equal('http://localhost:5173')
     })
 
-    it('answers an OPTIONS preflight with 204, allow-origin *, allow-methods with POST and the requested headers echoed', async () => {
+    it('answers an OPTIONS preflight from an allowed origin with 204, that origin, allow-methods with POST and the requested headers echoed', async () => {
       const reply = await http(server.url, {
         method: 'OPTIONS',
         headers: {
-          origin: 'https://dapp.example',
+          origin: 'http://localhost:5173',
           'access-control-request-method': 'POST',
           'access-control-request-headers': 'content-type,x-custom-header',
         },
       })
       expect(reply.status).to.equal(204)
       expect(reply.text).to.equal('')
-      expect(reply.headers['access-control-allow-origin']).to.equal('*')
+      expect(reply.headers['access-control-allow-origin']).to.equal('http://localhost:5173')
       expect(String(reply.headers['access-control-allow-methods']).split(/,\s*/)).to.include('POST')
       expect(reply.headers['access-control-allow-headers']).to.equal('content-type,x-custom-header')
     })
@@ -320,7 +320,7 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       const reply = await fetch(server.url)
       expect(reply.status).to.equal(200)
       expect(reply.headers.get('content-type')).to.equal('text/plain')
-      expect(reply.headers.get('access-control-allow-origin')).to.equal('*')
+      expect(reply.headers.get('access-control-allow-origin')).to.equal(null) // no Origin sent: no CORS header
       expect(await reply.text()).to.include('POST JSON-RPC')
     })
 

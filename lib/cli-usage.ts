@@ -2,9 +2,11 @@
  * The command line's documentation, generated from the option definitions: `--help` and the
  * README's options table (a spec checks the README against {@link optionsTable}).
  */
+import { faultOptions } from './faults/fault-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
+import { httpSafetyOptions } from './server/http-options.ts'
 
 type Definition = OptionDefinition<never, unknown>
 
@@ -17,12 +19,17 @@ export interface CommandLineOption {
 const entries = (definitions: Record<string, Definition>, library: (name: string) => string | undefined): CommandLineOption[] =>
   Object.entries(definitions).map(([name, definition]) => ({ definition, library: library(name) }))
 
-/** Every option the command line takes as `--flag <value>`: the chain's, the fork's, the OP stack's and the server's. */
+/**
+ * Every option the command line takes as `--flag <value>`: the chain's, the fork's, the OP
+ * stack's, the fault switches and the server's (the HTTP ones are also `startServer`'s).
+ */
 export const commandLineOptions: readonly CommandLineOption[] = [
   ...entries(chainOptions as Record<string, Definition>, (name) => name),
   ...entries(forkOptions as Record<string, Definition>, (name) => `fork.${name}`),
   ...entries(opStackOptions as Record<string, Definition>, (name) => `opStack.${name}`),
+  ...entries(faultOptions as Record<string, Definition>, (name) => `faults.${name}`),
   ...entries(serverOptions as Record<string, Definition>, () => undefined),
+  ...entries(httpSafetyOptions as Record<string, Definition>, (name) => `startServer: ${name}`),
 ]
 
 /** Flags that are not options of a chain. */

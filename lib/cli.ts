@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `preconf-devnet`: the devnet as a JSON-RPC node for CI jobs and local development.
- * Flags come from the option definitions (lib/options.ts); prints the accounts and one ready
- * line with the URL, logs activity, and shuts down cleanly on SIGINT/SIGTERM.
+ * Flags come from the option definitions (lib/options.ts, lib/server/http-options.ts); prints the
+ * accounts and one ready line with the URL, warns when it listens beyond loopback, logs activity,
+ * and shuts down cleanly on SIGINT/SIGTERM (in-flight requests answered first).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -12,19 +13,27 @@ import { UpstreamError } from './errors.ts'
 import { StateDumpError } from './persistence/dump-fields.ts'
 import { commandLineOptions, usage } from './cli-usage.ts'
 import { forkOptions } from './fork/fork-options.ts'
+import { faultOptions } from './faults/fault-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
-import { ListenError, SEALED_PATH, startServer } from './server/server.ts'
+import { isLoopback } from './server/http-guard.ts'
+import { httpSafetyOptions } from './server/http-options.ts'
+import { ListenError, SEALED_PATH, startServer, type ServerOptions } from './server/server.ts'
 import { VERSION } from './rpc/node-methods.ts'
 
 type Definition = OptionDefinition<never, unknown>
+
+/** How long SIGINT/SIGTERM wait for in-flight HTTP requests before cutting them. */
+const SHUTDOWN_GRACE_MS = 5000
 
 /** What the command line asked for. */
 interface CommandLine {
   readonly chain: ChainOptions
   readonly host: string
   readonly port: number
+  /** --allowed-hosts, --allowed-origins, --keep-alive-timeout, as given (startServer parses them). */
+  readonly http: Pick<ServerOptions, 'allowedHosts' | 'allowedOrigins' | 'keepAliveTimeoutMs'>
   readonly silent: boolean
   /** The state file to start from (--load-state, or --state when it exists). */
   readonly loadFrom: string | undefined
@@ -71,6 +80,8 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
     if (chain.preset === undefined) throw new TypeError(`--${opStackOptions[Object.keys(opStack)[0] as keyof typeof opStackOptions].flag} needs --preset`)
     chain.opStack = opStack
   }
+  const faults = group(faultOptions as Record<string, Definition>)
+  if (faults !== undefined) chain.faults = faults
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
   if (values.instant === true) chain.mining = 'instant'
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
@@ -82,7 +93,8 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
   const state = file('state')
   if (state !== undefined && (file('loadState') !== undefined || file('dumpState') !== undefined)) throw new TypeError('--state is --load-state and --dump-state together: give it alone')
   const loadFrom = state === undefined ? file('loadState') : existsSync(state) ? state : undefined
-  return { chain: chain as ChainOptions, host, port, silent: values.silent === true, loadFrom, dumpTo: state ?? file('dumpState') }
+  const http = group(httpSafetyOptions as Record<string, Definition>) ?? {}
+  return { chain: chain as ChainOptions, host, port, http, silent: values.silent === true, loadFrom, dumpTo: state ?? file('dumpState') }
 }
 
 /** Writes `text` to `path` whole or not at all: a temporary file beside it, then renamed. */
@@ -97,6 +109,24 @@ function forkLine(chain: Chain): string[] {
   const { fork } = chain.options
   if (fork === undefined) return []
   return [`Fork: block ${chain.blockNumber()} of ${new URL(fork.url).host}, chain id ${chain.options.chainId}; cache ${fork.cache === false ? 'off' : fork.cache}`]
+}
+
+/** The warnings of a node reachable by more than this machine's own programs, for stderr. */
+function exposureWarnings(host: string, http: CommandLine['http']): string[] {
+  const warnings: string[] = []
+  if (!isLoopback(host)) {
+    warnings.push(
+      `WARNING: listening on ${host}, beyond this machine's loopback. The dev accounts are unlocked: anyone who can reach this port ` +
+        'can send transactions from them and spend their ether, sign with their keys, and rewrite the chain (anvil_setBalance, anvil_reset). ' +
+        'Use --host 127.0.0.1 (the default) unless everyone on this network is trusted. ' +
+        'Clients that name this machine by a host name (a Docker service name, say) need it in --allowed-hosts; IP addresses are served.',
+    )
+  }
+  const origins = http.allowedOrigins === undefined ? [] : httpSafetyOptions.allowedOrigins.parse(http.allowedOrigins, '--allowed-origins')
+  if (origins.includes('*')) {
+    warnings.push('WARNING: --allowed-origins *: any web page open in a browser on this machine can drive the node and spend the dev accounts.')
+  }
+  return warnings
 }
 
 function banner(chain: Chain): string {
@@ -155,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
   const log = parsed.silent ? undefined : createActivityLog(chain, (line) => process.stdout.write(`${line}\n`))
   let server
   try {
-    server = await startServer(chain, { host: parsed.host, port: parsed.port, onRequest: log?.request })
+    server = await startServer(chain, { host: parsed.host, port: parsed.port, onRequest: log?.request, ...parsed.http })
   } catch (error) {
     chain.close()
     process.stderr.write(`error: ${error instanceof ListenError ? error.message : String(error)}\n`)
@@ -172,8 +202,10 @@ async function main(argv: string[]): Promise<number> {
       if (flusher !== undefined) clearInterval(flusher)
       log?.flush()
       log?.stop()
+      // No new connections; in-flight requests are answered (the chain still running) for up to
+      // SHUTDOWN_GRACE_MS; then the chain stops and its state is written.
       server
-        .close()
+        .close({ graceMs: SHUTDOWN_GRACE_MS })
         .then(async () => {
           if (parsed.dumpTo === undefined) return 0
           writeWhole(parsed.dumpTo, await chain.dumpState('json'))
@@ -189,6 +221,7 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGINT', () => shutdown('SIGINT'))
     process.on('SIGTERM', () => shutdown('SIGTERM'))
   })
+  for (const warning of exposureWarnings(parsed.host, parsed.http)) process.stderr.write(`${warning}\n`)
   // Ready only once the signal handlers are in place: a script may stop the node at once.
   process.stdout.write(`${banner(chain)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
   return stopped

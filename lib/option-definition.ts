@@ -53,6 +53,20 @@ export function ether(value: bigint | number | string, name: string): bigint {
   return BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
 }
 
+/** A parser of fractions from 0 to 1 (a probability; numbers, or decimal strings from the CLI). */
+export function fraction(value: number | string, name: string): number {
+  const number = typeof value === 'string' && /^(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?$/i.test(value.trim()) ? Number(value) : value
+  if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || number > 1) throw invalid(name, 'a number from 0 to 1', value)
+  return number
+}
+
+/** A parser of booleans (`true` / `false`, as values or CLI strings). */
+export function boolean(value: boolean | string, name: string): boolean {
+  if (value === true || value === 'true') return true
+  if (value === false || value === 'false') return false
+  throw invalid(name, 'true | false', value)
+}
+
 /** A parser of one of `choices`. */
 export function oneOf<T extends string>(...choices: T[]) {
   return (value: T | string, name: string): T => {

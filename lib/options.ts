@@ -6,6 +6,8 @@
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
+import { faultOptions, type FaultSwitches } from './faults/fault-options.ts'
+import { PROFILES, type ProfileName } from './faults/profiles.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { PRESETS, type PresetName } from './op-stack/presets.ts'
@@ -145,6 +147,20 @@ export const chainOptions = {
     parse: oneOf<PresetName>('base', 'base-sepolia', 'op'),
     default: () => undefined,
   }),
+  profile: define<ProfileName, ProfileName>({
+    flag: 'profile',
+    description: "ideal: a perfect pre-confirmation node; base: Base's documented failure modes and rates (see the README's guide); each fault option overrides its profile's value",
+    defaultText: 'ideal',
+    parse: oneOf<ProfileName>('ideal', 'base'),
+    default: () => 'ideal',
+  }),
+  seed: define<number, number>({
+    flag: 'seed',
+    description: 'seed of the seeded fault decisions (which blocks drop, stall or start late; tick jitter)',
+    defaultText: '0',
+    parse: integer(0),
+    default: () => 0,
+  }),
   revertCode: define<RevertCode | `${RevertCode}`, RevertCode>({
     flag: 'revert-code',
     description: 'JSON-RPC code of a revert: -32000 (Base\'s docs) or 3 (geth and Anvil; cast decodes the revert data only then)',
@@ -200,6 +216,7 @@ export const serverOptions = {
 type Definitions = typeof chainOptions
 type ForkDefinitions = typeof forkOptions
 type OpStackDefinitions = typeof opStackOptions
+type FaultDefinitions = typeof faultOptions
 type InputOf<D> = D extends OptionDefinition<infer Input, unknown> ? Input : never
 type ValueOf<D> = D extends OptionDefinition<unknown, infer Value> ? Value : never
 
@@ -215,12 +232,17 @@ export type OpStackOptions = { [K in keyof OpStackDefinitions]?: InputOf<OpStack
 /** An OP-stack chain's parameters with every default (the preset's, then the option's) applied. */
 export type ResolvedOpStackOptions = { readonly [K in keyof OpStackDefinitions]: ValueOf<OpStackDefinitions[K]> }
 
+/** Fault switches (see `faultOptions`): every field optional, each overriding the profile's value. */
+export type FaultOptions = { [K in keyof FaultDefinitions]?: InputOf<FaultDefinitions[K]> }
+
 /** Options of `createChain`; every field is optional (see `chainOptions` for each default). */
 export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> } & {
   /** Fork a live chain (`--fork-url`): see `forkOptions`. */
   fork?: ForkOptions
   /** The parameters of an OP-stack chain (with `preset`): see `opStackOptions`. */
   opStack?: OpStackOptions
+  /** The failure modes of real pre-confirmation nodes, each switch on its own (over `profile`): see `faultOptions`. */
+  faults?: FaultOptions
   /** Start from a state dump (`chain.dumpState()`, `anvil_dumpState`, a `--dump-state` file): hex, JSON text, bytes or the parsed object. */
   state?: StateInput
 }
@@ -231,6 +253,8 @@ export type ResolvedChainOptions = { readonly [K in keyof Definitions]: ValueOf<
   readonly fork: ResolvedForkOptions | undefined
   /** The OP-stack parameters (a chain with a preset), or undefined for a plain chain. */
   readonly opStack: ResolvedOpStackOptions | undefined
+  /** The fault switches: the profile's, each given one over it. */
+  readonly faults: FaultSwitches
 }
 
 /** Applies each definition's parser to the given values and its default to the rest. */
@@ -260,7 +284,7 @@ function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | und
 /** Applies defaults and checks every given value; unknown options are an error. */
 export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOptions {
   // A state is read by openChain (lib/open-chain.ts), which resolves the options around it.
-  const { fork, state: _state, opStack, ...rest } = options
+  const { fork, state: _state, opStack, faults, ...rest } = options
   const clock = options.clock === undefined ? 'manual' : chainOptions.clock.parse(options.clock, 'clock')
   // A preset's values are defaults: each option given overrides its own.
   const preset = rest.preset === undefined ? undefined : PRESETS[chainOptions.preset.parse(rest.preset, 'preset')!]
@@ -268,6 +292,11 @@ export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOp
   resolved.fork = resolveFork(fork, clock)
   if (opStack !== undefined && preset === undefined) throw new TypeError("invalid options: opStack parameters need a preset (preset: 'base', 'base-sepolia' or 'op')")
   resolved.opStack = preset === undefined ? undefined : resolveGroup(opStackOptions, { ...preset.opStack, ...definedOnly(opStack ?? {}) }, clock, 'opStack.')
+  const profile = PROFILES[resolved.profile as ProfileName]
+  resolved.faults = resolveGroup(faultOptions, { ...profile, ...definedOnly(faults ?? {}) }, clock, 'faults.')
+  if ((resolved.faults as FaultSwitches).tickJitterMs * 2 > (resolved.preconfIntervalMs as number)) {
+    throw new TypeError(`invalid options: faults.tickJitterMs (${(resolved.faults as FaultSwitches).tickJitterMs}) must not exceed half the tick interval (${resolved.preconfIntervalMs} ms), or ticks would change order`)
+  }
   if ((resolved.preconfIntervalMs as number) > (resolved.blockTimeMs as number)) {
     throw new TypeError(
       `invalid options: preconfIntervalMs (${resolved.preconfIntervalMs}) must not exceed blockTimeMs (${resolved.blockTimeMs}), or no pre-confirmation would ever run`,

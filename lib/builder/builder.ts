@@ -77,6 +77,11 @@ export class BlockBuilder {
     return this.pending.ticks === 0 && !this.parts.policy.takes('user', 0)
   }
 
+  /** The index of the block's first pre-confirmation that takes user transactions (1 where index 0 holds only system ones). */
+  get firstUserIndex(): number {
+    return this.parts.policy.takes('user', 0) ? 0 : 1
+  }
+
   /** Runs one pre-confirmation tick: transactions from each source the policy allows, best first, into the pending block. */
   async preconfirm(): Promise<Preconfirmation> {
     const { environment, policy, sources } = this.parts

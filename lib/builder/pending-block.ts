@@ -192,6 +192,20 @@ export class PendingBlock implements PendingBlockView {
     return withdrawn
   }
 
+  /**
+   * A copy of the block as it stands, over `base` (the state of its parent, fixed): what a
+   * stalled node keeps serving as `pending` while the chain moves on. Later changes to this
+   * block do not reach the copy.
+   */
+  copyOver(base: StateView): PendingBlock {
+    const copy = new PendingBlock(this.blockContext, this.parentHash, this.header, base)
+    for (const segment of this.segments) {
+      if ('edits' in segment) for (const edit of segment.edits) copy.edit(edit)
+      else copy.append(segment.preconfirmation)
+    }
+    return copy
+  }
+
   /** Drops the last `count` pre-confirmations from the lists (not from the overlay). */
   private removeLast(count: number): void {
     for (let i = 0; i < count; i++) {

@@ -1,7 +1,7 @@
 /**
- * How the builder fills the pending block: which ticks run, which sources a tick takes from and
- * how much gas the block may have used once a tick is done. The default is an ideal
- * pre-confirmation node: every tick runs and may fill the block.
+ * How the builder fills the pending block: which sources a tick takes from and how much gas the
+ * block may have used once a tick is done. The default is an ideal pre-confirmation node: every
+ * tick may fill the block. (Which ticks run at all is the faults' call: lib/faults/faults.ts.)
  */
 import type { BlockContext } from '../execution/block-context.ts'
 
@@ -10,17 +10,14 @@ export type SourceKind = 'system' | 'user'
 
 /** The builder's rules for each pre-confirmation (flashblock) of a block. */
 export interface BuilderPolicy {
-  /** Whether the tick due as pre-confirmation `index` of the block in `context` runs. */
-  runsTick(context: BlockContext, index: number): boolean
   /** Whether pre-confirmation `index` takes transactions from sources of `kind`. */
   takes(kind: SourceKind, index: number): boolean
   /** The most gas the block may have used once pre-confirmation `index` is done. */
   gasBudget(context: BlockContext, index: number): bigint
 }
 
-/** Every tick runs, takes from every source, and may fill the block. */
+/** Every tick takes from every source, and may fill the block. */
 export const IDEAL_POLICY: BuilderPolicy = {
-  runsTick: () => true,
   takes: () => true,
   gasBudget: (context) => context.gasLimit,
 }
@@ -31,7 +28,6 @@ export const IDEAL_POLICY: BuilderPolicy = {
  * transactions start at index 1.
  */
 export const SYSTEM_FIRST_POLICY: BuilderPolicy = {
-  runsTick: () => true,
   takes: (kind, index) => (kind === 'system') === (index === 0),
   gasBudget: (context) => context.gasLimit,
 }

@@ -3,8 +3,12 @@
  * on the chain's clock, and block timestamps, with the time controls tests use
  * (`evm_increaseTime`'s offset, `evm_setNextBlockTimestamp`, a fixed timestamp interval).
  * Each block opens right after its parent seals; its ticks fall every `preconfIntervalMs`
- * and it seals `blockTimeMs` after it opened; a tick due at the seal's instant runs first.
+ * (each moved by its jitter, if any) and it seals `blockTimeMs` after it opened; a tick due at
+ * the seal's instant runs first.
  */
+
+/** How far (ms) the tick scheduled at `nominalMs` falls from its time; a pure function of it. */
+export type TickJitter = (nominalMs: number) => number
 
 /** What the schedule fires next. */
 export type ScheduledEvent = 'tick' | 'seal'
@@ -13,6 +17,7 @@ export type ScheduledEvent = 'tick' | 'seal'
 export interface ScheduleState {
   readonly preconfIntervalMs: number
   readonly blockTimeMs: number
+  /** The next tick's scheduled time, before its jitter. */
   readonly nextTickAt: number
   readonly sealAt: number
   readonly offsetMs: number
@@ -23,7 +28,9 @@ export interface ScheduleState {
 
 /** The tick and seal schedule of a chain, and its block timestamps. */
 export class BlockSchedule {
-  private nextTickAt: number
+  /** The next tick's scheduled time, and the time it falls due (its jitter applied). */
+  private nominalTickAt!: number
+  private nextTickAt!: number
   private sealAt: number
   /** Added to seal times to get block times (`evm_increaseTime`, `evm_setNextBlockTimestamp`). */
   private offsetMs = 0
@@ -38,9 +45,15 @@ export class BlockSchedule {
     startMs: number,
     private preconfIntervalMs: number,
     private blockTimeMs: number,
+    private readonly jitter: TickJitter = () => 0,
   ) {
-    this.nextTickAt = startMs + preconfIntervalMs
     this.sealAt = startMs + blockTimeMs
+    this.scheduleTick(startMs + preconfIntervalMs)
+  }
+
+  /** Milliseconds between ticks. */
+  get tickInterval(): number {
+    return this.preconfIntervalMs
   }
 
   /** Milliseconds between seals. */
@@ -66,7 +79,7 @@ export class BlockSchedule {
   /** The event due next, with the schedule moved past it. */
   takeNext(): ScheduledEvent {
     if (this.nextTickAt <= this.sealAt) {
-      this.nextTickAt += this.preconfIntervalMs
+      this.scheduleTick(this.nominalTickAt + this.preconfIntervalMs)
       return 'tick'
     }
     this.restart(this.sealAt)
@@ -83,8 +96,23 @@ export class BlockSchedule {
       this.offsetMs = Number(this.openOverride) * 1000 - nowMs
       this.openOverride = undefined
     }
-    this.nextTickAt = nowMs + this.preconfIntervalMs
     this.sealAt = nowMs + this.blockTimeMs
+    this.scheduleTick(nowMs + this.preconfIntervalMs)
+  }
+
+  /**
+   * The next tick at `nominalMs`, moved by its jitter (at most half an interval either way, so
+   * ticks keep their order); a tick due by the seal is not pushed past it.
+   */
+  private scheduleTick(nominalMs: number): void {
+    this.nominalTickAt = nominalMs
+    if (nominalMs > this.sealAt) {
+      this.nextTickAt = nominalMs
+      return
+    }
+    const bound = Math.floor(this.preconfIntervalMs / 2)
+    const jitter = Math.max(-bound, Math.min(bound, this.jitter(nominalMs)))
+    this.nextTickAt = Math.min(nominalMs + jitter, this.sealAt)
   }
 
   /**
@@ -140,8 +168,8 @@ export class BlockSchedule {
 
   /** The schedule's state, to restore with {@link restore}. */
   capture(): ScheduleState {
-    const { preconfIntervalMs, blockTimeMs, nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval } = this
-    return { preconfIntervalMs, blockTimeMs, nextTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
+    const { preconfIntervalMs, blockTimeMs, nominalTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval } = this
+    return { preconfIntervalMs, blockTimeMs, nextTickAt: nominalTickAt, sealAt, offsetMs, nextTimestamp, openOverride, timestampInterval }
   }
 
   /**
@@ -152,9 +180,9 @@ export class BlockSchedule {
   resume(state: ScheduleState, nowMs: number): void {
     this.restore(state)
     const fits = (at: number, interval: number) => at > nowMs && at <= nowMs + interval
-    if (!fits(this.nextTickAt, this.preconfIntervalMs) || !fits(this.sealAt, this.blockTimeMs)) {
-      this.nextTickAt = nowMs + this.preconfIntervalMs
+    if (!fits(this.nominalTickAt, this.preconfIntervalMs) || !fits(this.sealAt, this.blockTimeMs)) {
       this.sealAt = nowMs + this.blockTimeMs
+      this.scheduleTick(nowMs + this.preconfIntervalMs)
     }
   }
 
@@ -162,8 +190,8 @@ export class BlockSchedule {
   restore(state: ScheduleState): void {
     this.preconfIntervalMs = state.preconfIntervalMs
     this.blockTimeMs = state.blockTimeMs
-    this.nextTickAt = state.nextTickAt
     this.sealAt = state.sealAt
+    this.scheduleTick(state.nextTickAt)
     this.offsetMs = state.offsetMs
     this.nextTimestamp = state.nextTimestamp
     this.openOverride = state.openOverride

@@ -8,6 +8,7 @@ import type { BlockStore } from '../blocks/block-store.ts'
 import type { PendingBlock } from '../builder/pending-block.ts'
 import { HeaderNotFoundError, ResourceNotFoundError } from '../errors.ts'
 import type { BlockContext } from '../execution/block-context.ts'
+import type { Faults } from '../faults/faults.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import type { StateView } from '../state/state-view.ts'
 import type { BlockTagName, Hash } from '../types.ts'
@@ -46,6 +47,8 @@ export interface ResolverParts {
   readonly finalizedLag: number
   /** A forked chain's upstream, which holds the blocks up to the fork block. */
   readonly upstream?: UpstreamChain
+  /** The failure modes in force: what `pending` reads during a stall, and the context calls there run in. */
+  readonly faults?: Faults
 }
 
 /** Maps selectors to blocks. */
@@ -87,6 +90,17 @@ export class BlockResolver {
     return this.parts.pending()
   }
 
+  /**
+   * The pending block `pending` reads now: the pre-confirmed block, or during a stall a frozen
+   * copy of it, or undefined where `pending` falls back to `latest` (a stall, or a standard endpoint).
+   */
+  private get pendingRead(): PendingBlock | undefined {
+    if (!this.servesPending) return undefined
+    const override = this.parts.faults?.pendingOverride
+    if (override === undefined) return this.parts.pending()
+    return override === 'latest' ? undefined : override
+  }
+
   /** The first block the chain holds: genesis, or a fork's block. */
   get firstNumber(): bigint {
     return this.parts.blocks.first.header.number
@@ -118,7 +132,7 @@ export class BlockResolver {
       return upstream.numberOf(selector.hash).then((number) => number !== undefined && number <= last)
     }
     if ('number' in selector) return selector.number <= last
-    if (selector.tag === 'pending' && this.servesPending) return false
+    if (selector.tag === 'pending' && this.pendingRead !== undefined) return false
     return this.numberOfTag(selector.tag) <= last
   }
 
@@ -129,9 +143,9 @@ export class BlockResolver {
 
   /** The block `selector` names; -32000 `header not found` beyond the head, or for an unknown hash. */
   resolve(selector: BlockSelector): ResolvedBlock {
-    if ('tag' in selector && selector.tag === 'pending' && this.servesPending) {
-      const block = this.pending
-      return { kind: 'pending', block, state: block.state, context: block.context }
+    if ('tag' in selector && selector.tag === 'pending') {
+      const block = this.pendingRead
+      if (block !== undefined) return { kind: 'pending', block, state: block.state, context: this.pendingCallContext(block) }
     }
     const block = this.sealed(selector)
     return { kind: 'sealed', block, state: this.sealedState(block), context: this.contextOf(block) }
@@ -141,7 +155,7 @@ export class BlockResolver {
   stateAt(selector: BlockSelector): StateView {
     // Parsed tags are the shared TAG selectors: identity is the cheapest test.
     if (selector === TAG.latest) return this.latest
-    if (selector === TAG.pending && this.servesPending) return this.parts.pending().state
+    if (selector === TAG.pending) return this.pendingRead?.state ?? this.latest
     return this.sealedState(this.sealed(selector))
   }
 
@@ -152,8 +166,20 @@ export class BlockResolver {
   numberOf(selector: BlockSelector): bigint {
     if ('number' in selector) return selector.number
     if ('hash' in selector) return this.sealed(selector).header.number
-    if (selector.tag === 'pending') return this.servesPending ? this.headNumber + 1n : this.headNumber
+    if (selector.tag === 'pending') return this.pendingRead?.context.number ?? this.headNumber
     return this.numberOfTag(selector.tag)
+  }
+
+  /**
+   * The context calls at `pending` run in: the pending block's own, or, with a pending context
+   * lag of K, that of the sealed block K behind the head (Base's node runs pending calls in an
+   * older block's header with the pre-confirmed state as overrides: base/base#1439).
+   */
+  private pendingCallContext(block: PendingBlock): BlockContext {
+    const lag = this.parts.faults?.switches.pendingContextLag ?? 0
+    if (lag === 0) return block.context
+    const number = this.headNumber - BigInt(lag)
+    return this.contextOf(this.parts.blocks.byNumber(Number(number < this.firstNumber ? this.firstNumber : number))!)
   }
 
   /** The number a tag other than `pending` names among sealed blocks (`safe` and `finalized` trail the head, never below genesis). */

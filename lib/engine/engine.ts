@@ -21,6 +21,7 @@ import { createSerializer } from '../clock/serializer.ts'
 import { createExecutionCommon, createTransactionCommon } from '../execution/common.ts'
 import { createDevnetEVM } from '../execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import { Faults } from '../faults/faults.ts'
 import type { ResolvedChainOptions } from '../options.ts'
 import { Snapshots } from '../snapshots/snapshots.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
@@ -30,8 +31,9 @@ import { StateHistory } from '../state/state-history.ts'
 import { EMPTY_STATE_SOURCE } from '../state/state-source.ts'
 import type { StateSource } from '../state/state-view.ts'
 import type { SealedBlock } from '../blocks/block.ts'
+import type { UserTransaction } from '../transactions/transaction.ts'
 import { TxPool } from '../txpool/txpool.ts'
-import { BlockResolver } from './block-resolver.ts'
+import { BlockResolver, TAG } from './block-resolver.ts'
 import { Calls } from './calls.ts'
 import type { ChainEmitter } from './events.ts'
 import { createGenesis } from './genesis.ts'
@@ -90,6 +92,8 @@ export interface Engine extends ChainView {
   readonly upstream: UpstreamChain | undefined
   /** The chain's rules: Ethereum's, or an OP stack's (a preset). */
   readonly rules: ChainRules
+  /** The failure modes in force (`--profile`, the fault switches, stalls and skipped ticks). */
+  readonly faults: Faults
   /** The chain's sealed state, as a dump holds it (`anvil_dumpState`). */
   dumpState(): Promise<ChainState>
   /** Stops the realtime clock and closes a fork's upstream. */
@@ -147,18 +151,24 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   // A loaded state continues its own clock under the manual clock; the realtime clock goes on from now.
   const continues = restored !== undefined && options.clock === 'manual'
   const start = continues ? restored.clockMs : options.genesisTimestamp * 1000
-  const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs)
+  const faults = new Faults(options.profile, options.seed, { ...options.faults }, {
+    ticksPerBlock: () => Math.max(1, Math.floor(schedule.blockTime / schedule.tickInterval)),
+  })
+  const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs, (nominalMs) => faults.tickJitter(nominalMs))
   if (continues) schedule.resume(restored.schedule, start)
   const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
   // System transactions (an OP-stack chain's deposits) first, then the mempool.
   const sources: TransactionSource[] = rules.deposits === undefined ? [poolSource(pool)] : [rules.deposits, poolSource(pool)]
   const builder = new BlockBuilder(
-    { options, blocks: store, history, commitment, environment, sources, policy: rules.policy, rules: rules.blocks, settings, undoLog },
+    { options, blocks: store, history, commitment, environment, sources, policy: faults.policyOver(rules.policy), rules: rules.blocks, settings, undoLog },
     schedule.timestampAfter(store.head.header.timestamp),
   )
   const now = (): number => clock.now()
-  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now }, options.mining)
+  const freezePending = () => builder.pending.copyOver(history.at(Number(store.head.header.number)))
+  const requeue = (transaction: UserTransaction) => pool.insert(transaction)
+  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now, faults, requeue, freezePending }, options.mining)
   const clock = createClock(options.clock, start, mining.timeline, serialize)
+  faults.opened(builder.pending.context.number, start, freezePending)
   const blocks = new BlockResolver({
     blocks: store,
     history,
@@ -166,9 +176,10 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     safeLag: options.safeLag,
     finalizedLag: options.finalizedLag,
     upstream: setup.upstream,
+    faults,
   })
   const calls = new Calls(blocks, environment, serialize)
-  const reads = new StateReads(blocks, pool)
+  const reads = new StateReads(blocks, pool, faults.switches)
   const lookups = new TransactionLookups(pool, rules.deposits, builder, store, clock, events)
   const sealedBlocks = blocks.withPending('latest')
   const sealed: ChainView = {
@@ -184,6 +195,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     const time = clock.now()
     return () => clock.restore(time)
   })
+  // Before the schedule's: a tick's jitter is recomputed with the switches restored.
+  snapshots.register(() => faults.capture())
   snapshots.register(() => {
     const state = schedule.capture()
     return () => schedule.restore(state)
@@ -201,7 +214,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     calls,
     lookups,
     sealed,
-    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits }),
+    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending) }),
     wallet,
     mining,
     controls,
@@ -211,6 +224,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     simulation: new Simulation({ blocks, environment, serialize, rules: rules.blocks }),
     upstream: setup.upstream,
     rules,
+    faults,
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, options.chainId, clock.now(), schedule.capture())),
     close() {
       clock.stop()

@@ -68,6 +68,8 @@ export interface IntakeParts {
   readonly serialize: Serializer
   /** An OP-stack chain's deposit queue; undefined on a plain chain, which refuses deposits. */
   readonly deposits: DepositQueue | undefined
+  /** The pending nonce a filled request takes: the one `eth_getTransactionCount` answers at `pending`. */
+  readonly pendingNonce: (address: Address) => bigint | Promise<bigint>
 }
 
 /**
@@ -145,8 +147,7 @@ export class TransactionIntake {
 
   /** Every field of `request` decided against the pending block and the mempool. */
   private async fields(request: TransactionRequest, from: Address, gas: bigint): Promise<TransactionToSign> {
-    const { builder, pool } = this.parts
-    const pending = builder.pending
+    const pending = this.parts.builder.pending
     const type = transactionType(request)
     let cap: bigint
     let tip: bigint
@@ -159,7 +160,7 @@ export class TransactionIntake {
     }
     return {
       type,
-      nonce: request.nonce ?? pool.pendingNonce(from, (await readAccount(pending.state, from))?.nonce ?? 0n),
+      nonce: request.nonce ?? (await this.parts.pendingNonce(from)),
       to: request.to,
       value: request.value ?? 0n,
       data: request.data ?? new Uint8Array(0),

@@ -1,7 +1,9 @@
 /**
  * When blocks happen: the mining modes, the clock's timeline of ticks and seals, and the
  * immediate controls (`preconf_tick`, `evm_mine`, `anvil_mine`). Every tick and seal goes
- * through here, so each emits its event once.
+ * through here, so each emits its event once; here too the faults in force take effect: ticks
+ * skipped or stalled (a stalled block is still built, silently, at its seal) and
+ * pre-confirmations dropped.
  */
 import type { SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
@@ -9,7 +11,12 @@ import type { BlockBuilder, Preconfirmation } from '../builder/builder.ts'
 import type { BlockSchedule } from '../clock/block-schedule.ts'
 import type { Timeline } from '../clock/clock.ts'
 import type { Serializer } from '../clock/serializer.ts'
+import type { PendingBlock } from '../builder/pending-block.ts'
+import { dropPreconfirmations, type DropRequest, type DroppedPreconfirmations } from '../faults/drop-preconfirmations.ts'
+import type { StallPending } from '../faults/fault-options.ts'
+import type { Faults } from '../faults/faults.ts'
 import type { MiningMode } from '../options.ts'
+import type { UserTransaction } from '../transactions/transaction.ts'
 import type { ChainEmitter } from './events.ts'
 
 /** What mining drives and reports to. */
@@ -21,6 +28,12 @@ export interface MiningParts {
   readonly serialize: Serializer
   /** The clock's current time (ms). */
   readonly now: () => number
+  /** The failure modes in force. */
+  readonly faults: Faults
+  /** Puts a dropped pre-confirmation's transaction back in the mempool. */
+  readonly requeue: (transaction: UserTransaction) => void
+  /** A copy of the pending block as it stands, over its parent's state (what a frozen `pending` reads). */
+  readonly freezePending: () => PendingBlock
 }
 
 /** The chain's mining mode and its block production. */
@@ -44,10 +57,13 @@ export class Mining {
   readonly timeline: Timeline = {
     nextDueAt: () => (this.miningMode === 'auto' || this.miningMode === 'off' ? Number.POSITIVE_INFINITY : this.parts.schedule.nextDueAt()),
     fireNext: async () => {
-      if (this.parts.schedule.takeNext() === 'tick') await this.preconfirm()
-      else await this.seal()
+      if (this.parts.schedule.takeNext() === 'seal') await this.seal()
+      else if (this.parts.faults.scheduledTick(this.parts.now())) await this.preconfirm()
     },
-    moved: (now) => this.parts.events.emit('time', now),
+    moved: (now) => {
+      this.parts.faults.stalledAt(now)
+      this.parts.events.emit('time', now)
+    },
   }
 
   /**
@@ -99,9 +115,38 @@ export class Mining {
     return this.miningMode === 'interval' || this.miningMode === 'instant'
   }
 
-  /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
+  /**
+   * Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule; during a
+   * stall it pre-confirms nothing (the result names the index the next tick would take).
+   */
   tick(): Promise<Preconfirmation> {
-    return this.parts.serialize(() => this.preconfirm())
+    return this.parts.serialize(async () => {
+      const { faults, builder } = this.parts
+      if (this.stalled) return { blockNumber: builder.pending.context.number, index: builder.pending.ticks, transactions: [], dropped: [] }
+      faults.explicitTick()
+      return this.preconfirm()
+    })
+  }
+
+  /**
+   * Takes back pre-confirmations of the pending block now (`preconf_dropPreconfirmations`):
+   * the last `count`, or every one from the first holding one of `transactions`.
+   */
+  dropPreconfirmations(request: DropRequest): Promise<DroppedPreconfirmations> {
+    return this.parts.serialize(async () => this.drop(request))
+  }
+
+  /**
+   * Stalls pre-confirmations for `ms` from now (0 ends a stall): ticks stop while blocks keep
+   * sealing, and `pending` reads `latest`, or the pending block as it stands now (`frozen`).
+   */
+  stall(ms: number, pending: StallPending): Promise<void> {
+    return this.parts.serialize(async () => this.parts.faults.startStall(this.parts.now(), ms, pending, this.parts.freezePending))
+  }
+
+  /** Whether pre-confirmations are stalled now. */
+  private get stalled(): boolean {
+    return this.parts.faults.stalledAt(this.parts.now())
   }
 
   /**
@@ -128,10 +173,17 @@ export class Mining {
     })
   }
 
-  /** After an admission (inside its serialized step): per the mining mode, pre-confirm (and seal) at once. */
+  /**
+   * After an admission (inside its serialized step): per the mining mode, pre-confirm (and seal)
+   * at once; during a stall nothing is pre-confirmed, and automine seals the block silently built.
+   */
   async afterAdmission(): Promise<void> {
-    if (this.miningMode === 'instant') await this.preconfirm()
-    else if (this.miningMode === 'auto' && (await this.preconfirm()).transactions.length > 0) await this.sealNow()
+    if (this.miningMode === 'instant') {
+      if (!this.stalled) await this.preconfirm()
+    } else if (this.miningMode === 'auto') {
+      if (this.stalled) await this.mineNow()
+      else if ((await this.preconfirm()).transactions.length > 0) await this.sealNow()
+    }
   }
 
   /**
@@ -175,8 +227,10 @@ export class Mining {
     return () => (this.miningMode = mode)
   }
 
+  /** A last tick, which may fill the block (announced unless stalled), then the seal. */
   private async mineNow(): Promise<SealedBlock> {
-    await this.preconfirm()
+    this.parts.faults.lastTick()
+    await this.preconfirm(!this.stalled)
     return this.sealNow()
   }
 
@@ -186,11 +240,14 @@ export class Mining {
     return this.seal()
   }
 
-  /** A tick that takes the mempool, after the block's opening pre-confirmation if it still waits for one. */
-  private async preconfirm(): Promise<Preconfirmation> {
+  /**
+   * A tick that takes the mempool, after the block's opening pre-confirmation if it still waits
+   * for one; `announce` false builds without telling anyone (a stalled node's block).
+   */
+  private async preconfirm(announce = true): Promise<Preconfirmation> {
     if (!this.followsClock) this.restampIfUntouched()
-    await this.open()
-    return this.runTick()
+    await this.open(announce)
+    return this.runTick(announce)
   }
 
   /**
@@ -198,21 +255,43 @@ export class Mining {
    * flashblock index 0: its system transactions), at the instant of the block's first tick or
    * seal, so test controls may still re-stamp the block until then.
    */
-  private async open(): Promise<void> {
-    if (this.parts.builder.awaitsOpening) await this.runTick()
+  private async open(announce = true): Promise<void> {
+    if (this.parts.builder.awaitsOpening) await this.runTick(announce)
   }
 
-  private async runTick(): Promise<Preconfirmation> {
+  private async runTick(announce = true): Promise<Preconfirmation> {
     const preconfirmation = await this.parts.builder.preconfirm()
-    this.parts.events.emit('preconfirmation', preconfirmation)
+    if (announce) this.parts.events.emit('preconfirmation', preconfirmation)
     return preconfirmation
   }
 
+  /**
+   * Seals the pending block. During a stall the block is built at its seal, as a sequencer
+   * without its flashblocks builder does, and no one hears of it before the seal; otherwise the
+   * seed may first drop its last pre-confirmations. Then the next block opens, and the seed
+   * decides whether it starts late or stalls.
+   */
   private async seal(): Promise<SealedBlock> {
-    await this.open()
-    const { builder, schedule, events } = this.parts
+    const { builder, schedule, events, faults, now } = this.parts
+    if (this.stalled) {
+      faults.lastTick()
+      await this.preconfirm(false)
+    } else {
+      await this.open()
+      const depth = faults.dropsAtSeal(builder.pending.context.number)
+      if (depth > 0) this.drop({ count: depth, mode: faults.switches.dropMode })
+    }
     const block = builder.seal(schedule.timestampAfter(builder.pending.context.timestamp))
     events.emit('block', block)
+    faults.opened(builder.pending.context.number, now(), this.parts.freezePending)
     return block
+  }
+
+  /** Drops pre-confirmations (never the block's opening system one) and announces it. */
+  private drop(request: DropRequest): DroppedPreconfirmations {
+    const { builder, requeue, events } = this.parts
+    const dropped = dropPreconfirmations(builder.pending, request, builder.firstUserIndex, requeue)
+    if (dropped.preconfirmations.length > 0) events.emit('withdrawn', { blockNumber: dropped.blockNumber, preconfirmations: dropped.preconfirmations })
+    return dropped
   }
 }

@@ -2,13 +2,14 @@
  * Account and storage reads at a block: balance, nonce, code and storage words. Each answers at
  * once from state the chain holds, and waits only for a key a lazily loaded source must fetch.
  */
+import type { FaultSwitches } from '../faults/fault-options.ts'
 import type { AccountState } from '../state/account.ts'
 import { EMPTY_CODE } from '../state/account.ts'
 import { loadAccount, readAccount, readStorage } from '../state/state-source.ts'
 import { UNLOADED } from '../state/state-view.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import type { Address } from '../types.ts'
-import type { BlockResolver, BlockSelector } from './block-resolver.ts'
+import { TAG, type BlockResolver, type BlockSelector } from './block-resolver.ts'
 
 /** A value now, or once its state has loaded. */
 export type Eventually<T> = T | Promise<T>
@@ -26,6 +27,8 @@ export class StateReads {
   constructor(
     private readonly blocks: BlockResolver,
     private readonly pool: TxPool,
+    /** The fault switches in force (a flashblocks endpoint's): the pending nonce and where pending code and storage read. */
+    private readonly faults?: FaultSwitches,
   ) {}
 
   /** The account at `address` (undefined if it does not exist). */
@@ -41,21 +44,28 @@ export class StateReads {
 
   /** The runtime code of `address` (empty for none). */
   code(address: Address, block: BlockSelector): Eventually<Uint8Array> {
+    block = this.codeAndStorageAt(block)
     const account = this.blocks.stateAt(block).getAccount(address)
     return account === UNLOADED ? this.loaded(address, block, codeOf) : codeOf(account)
   }
 
   /** The storage word at `slot` of `address`. */
   storage(address: Address, slot: bigint, block: BlockSelector): Eventually<bigint> {
-    return readStorage(this.blocks.stateAt(block), address, slot)
+    return readStorage(this.blocks.stateAt(this.codeAndStorageAt(block)), address, slot)
+  }
+
+  /** Where code and storage at `block` are read: `latest` for `pending` where Base's node does so. */
+  private codeAndStorageAt(block: BlockSelector): BlockSelector {
+    return this.faults?.pendingCodeAndStorage === 'latest' && 'tag' in block && block.tag === 'pending' ? TAG.latest : block
   }
 
   /**
    * The nonce of `address`. At `pending` it also counts the sender's mempool transactions
-   * without a gap, as geth's pending nonce does (so wallets can send back to back).
+   * without a gap, as geth's pending nonce does (so wallets can send back to back), unless the
+   * pending nonce counts pre-confirmed transactions only, as Base's node does.
    */
   nonce(address: Address, block: BlockSelector): Eventually<bigint> {
-    if (!('tag' in block && block.tag === 'pending')) {
+    if (!('tag' in block && block.tag === 'pending') || this.faults?.pendingNonce === 'preconfirmed') {
       const account = this.blocks.stateAt(block).getAccount(address)
       return account === UNLOADED ? this.loaded(address, block, nonceOf) : nonceOf(account)
     }

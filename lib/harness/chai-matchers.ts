@@ -6,6 +6,7 @@
  * await expect(reverter.read.revertWithReason(['boom'])).to.be.revertedWith('boom')
  * await expect(call()).to.be.revertedWithCustomError(Token.abi, 'InsufficientBalance').withArgs(alice, 0n, 1n)
  * await expect(hash).to.be.preconfirmed()          // or .sealedInBlock(), .inMempool()
+ * await expect(hash).to.be.dropped()               // a pre-confirmation taken back: neither pre-confirmed nor sealed
  * await expect(() => send()).to.changeBalance(bob, 5n, 'pending')
  * ```
  */
@@ -149,6 +150,13 @@ export function createChaiMatchers(chain: Chain): ChaiPlugin {
     Assertion.addMethod('inMempool', status('mempool', 'in the mempool'))
     Assertion.addMethod('preconfirmed', status('preconfirmed', 'pre-confirmed (and not yet sealed)'))
     Assertion.addMethod('sealedInBlock', status('sealed', 'sealed in a block'))
+    // A dropped pre-confirmation: its transaction is back in the mempool, or gone.
+    Assertion.addMethod('dropped', async function (this: AssertionLike) {
+      const hash = hashOf(await this._obj)
+      const actual = (hash === undefined ? undefined : chain.findTransaction(hash as `0x${string}`))?.status ?? 'unknown'
+      const executed = actual === 'preconfirmed' || actual === 'sealed'
+      this.assert(!executed, `expected transaction ${hash} to be dropped (neither pre-confirmed nor sealed), but it is ${actual}`, `expected transaction ${hash} not to be dropped, but it is ${actual === 'mempool' ? 'in the mempool' : actual}`, 'dropped', actual)
+    })
 
     Assertion.addMethod('changeBalance', async function (address: string, delta: bigint | number, blockTag: BlockTag = 'latest') {
       if (typeof this._obj !== 'function') throw new TypeError('changeBalance needs a function that performs the action: expect(() => send()).to.changeBalance(...)')

@@ -44,7 +44,7 @@ export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount:
   if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
   const resolved = blocks.resolve(newest)
   const includesPending = resolved.kind === 'pending'
-  const last = includesPending ? resolved.context.number : resolved.block.header.number
+  const last = includesPending ? resolved.block.context.number : resolved.block.header.number
   const count = BigInt(Math.min(blockCount, MAX_BLOCK_COUNT))
   // A fork holds the contents of the blocks after the fork block only (a history up to it is the upstream's).
   const oldest = last + 1n - count > blocks.firstLocalNumber ? last + 1n - count : blocks.firstLocalNumber

@@ -6,6 +6,7 @@
 import { accountMethods } from './account-methods.ts'
 import { blockControlMethods } from './block-control-methods.ts'
 import { blockMethods } from './block-methods.ts'
+import { faultMethods } from './fault-methods.ts'
 import { filterMethods } from './filter-methods.ts'
 import { lifecycleMethods } from './lifecycle-methods.ts'
 import { method, optional, required, type MethodDefinition, type ReadTarget } from './method-definition.ts'
@@ -83,6 +84,7 @@ export const methods: Readonly<Record<string, MethodDefinition>> = withReadTarge
   ...filterMethods,
   ...traceMethods,
   ...testMethods,
+  ...faultMethods,
   ...stateControlMethods,
   ...blockControlMethods,
   ...lifecycleMethods,

@@ -8,7 +8,8 @@ import { main as deployScript } from './deploy-script.ts'
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 describe("README: its examples are this folder's tested code", () => {
-  for (const file of ['token.spec.ts', 'ci-smoke.ts', 'deploy-script.ts']) {
+  const faultExamples = ['dropped-preconfirmation', 'stall', 'stale-pending-context', 'pending-nonce', 'late-and-short-blocks', 'pending-code-and-storage', 'tick-jitter']
+  for (const file of ['token.spec.ts', 'ci-smoke.ts', 'deploy-script.ts', ...faultExamples.map((name) => `faults/${name}.spec.ts`)]) {
     it(`README quotes spec/examples/${file} verbatim`, () => {
       const source = readFileSync(new URL(file, import.meta.url), 'utf8')
       expect(readme.includes(`\`\`\`ts\n${source}\`\`\``), `README.md must contain spec/examples/${file} in a ts block`).to.equal(true)

@@ -98,6 +98,12 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   base_transactionStatus: [p('0 (hash)', 'hash', true, ZERO_HASH)],
   // Test controls (lib/rpc/test-methods.ts; Hardhat's and Anvil's signatures).
   preconf_advanceClock: [p('0 (milliseconds)', 'milliseconds', true, '0x0')],
+  // The fault controls (lib/rpc/fault-methods.ts).
+  preconf_dropPreconfirmations: [p('0 (drop)', 'object', false, {})],
+  preconf_stall: [p('0 (milliseconds)', 'milliseconds', true, '0x0'), p('1 (pending)', 'string', false, 'latest')],
+  preconf_skipTicks: [p('0 (ticks)', 'count', true, '0x0')],
+  preconf_setFaults: [p('0 (faults)', 'object', true, {})],
+  preconf_getFaults: [],
   evm_mine: [p('0 (timestamp)', 'mineOptions', false, null)],
   evm_snapshot: [],
   evm_revert: [p('0 (snapshot id)', 'count', true, '0x1')],

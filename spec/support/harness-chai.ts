@@ -21,6 +21,7 @@ declare global {
       inMempool(): Promise<void>
       preconfirmed(): Promise<void>
       sealedInBlock(): Promise<void>
+      dropped(): Promise<void>
       changeBalance(address: string, delta: bigint | number, blockTag?: BlockTag): Promise<void>
     }
   }

@@ -6,8 +6,8 @@
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
-import { faultOptions, type FaultSwitches } from './faults/fault-options.ts'
-import { PROFILES, type ProfileName } from './faults/profiles.ts'
+import { faultOptions, profileOptions, type FaultSwitches, type ProfileName } from './faults/fault-options.ts'
+import { PROFILES } from './faults/profiles.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { PRESETS, type PresetName } from './op-stack/presets.ts'
@@ -147,20 +147,7 @@ export const chainOptions = {
     parse: oneOf<PresetName>('base', 'base-sepolia', 'op'),
     default: () => undefined,
   }),
-  profile: define<ProfileName, ProfileName>({
-    flag: 'profile',
-    description: "ideal: a perfect pre-confirmation node; base: Base's documented failure modes and rates (see the README's guide); each fault option overrides its profile's value",
-    defaultText: 'ideal',
-    parse: oneOf<ProfileName>('ideal', 'base'),
-    default: () => 'ideal',
-  }),
-  seed: define<number, number>({
-    flag: 'seed',
-    description: 'seed of the seeded fault decisions (which blocks drop, stall or start late; tick jitter)',
-    defaultText: '0',
-    parse: integer(0),
-    default: () => 0,
-  }),
+  ...profileOptions,
   revertCode: define<RevertCode | `${RevertCode}`, RevertCode>({
     flag: 'revert-code',
     description: 'JSON-RPC code of a revert: -32000 (Base\'s docs) or 3 (geth and Anvil; cast decodes the revert data only then)',

@@ -9,6 +9,9 @@
  */
 import { boolean, define, fraction, integer, oneOf } from '../option-definition.ts'
 
+/** The realism profiles (`lib/faults/profiles.ts`). */
+export type ProfileName = 'ideal' | 'base'
+
 /** What becomes of the transactions of a dropped pre-confirmation. */
 export type DropMode = 'requeue' | 'discard'
 
@@ -20,6 +23,24 @@ export type PendingNonceMode = 'mempool' | 'preconfirmed'
 
 /** Where `eth_getCode` and `eth_getStorageAt` at `pending` read: the pre-confirmed block, or `latest` (Base's node). */
 export type PendingCodeAndStorage = 'preconfirmed' | 'latest'
+
+/** The chain options that pick the failure modes as a whole: the profile and the seed. */
+export const profileOptions = {
+  profile: define<ProfileName, ProfileName>({
+    flag: 'profile',
+    description: "ideal: a perfect pre-confirmation node; base: Base's documented failure modes and rates (see the README's guide); each fault option overrides its profile's value",
+    defaultText: 'ideal',
+    parse: oneOf<ProfileName>('ideal', 'base'),
+    default: () => 'ideal',
+  }),
+  seed: define<number, number>({
+    flag: 'seed',
+    description: 'seed of the seeded fault decisions (which blocks drop, stall or start late; tick jitter)',
+    defaultText: '0',
+    parse: integer(0),
+    default: () => 0,
+  }),
+}
 
 /** The fault switches. */
 export const faultOptions = {

@@ -7,8 +7,7 @@
 import type { BlockContext } from '../execution/block-context.ts'
 import type { BuilderPolicy } from '../builder/policy.ts'
 import type { PendingBlock } from '../builder/pending-block.ts'
-import type { FaultSwitches, StallPending } from './fault-options.ts'
-import type { ProfileName } from './profiles.ts'
+import type { FaultSwitches, ProfileName, StallPending } from './fault-options.ts'
 import { seededFraction } from './seeded-chance.ts'
 
 /** A stall of pre-confirmations: ticks stop until `untilMs` while blocks keep sealing. */

@@ -5,10 +5,7 @@
  * `shared/research/flashblocks.md`, sections in brackets). Every switch given on its own
  * overrides its profile's value.
  */
-import type { FaultSwitches } from './fault-options.ts'
-
-/** The profiles' names. */
-export type ProfileName = 'ideal' | 'base'
+import type { FaultSwitches, ProfileName } from './fault-options.ts'
 
 /** The profiles, by name: the switches each sets (the rest keep their defaults). */
 export const PROFILES: Readonly<Record<ProfileName, Partial<FaultSwitches>>> = {

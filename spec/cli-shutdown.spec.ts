@@ -8,14 +8,13 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { connect } from 'node:net'
 import { join } from 'node:path'
 import { keccak256, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../lib/index.ts'
 import { startServer } from '../lib/server/server.ts'
 import { http, rpc, type HttpReply } from './support/server-http.ts'
-import { killAll, pollUntil, ROOT, startCli } from './support/server-cli.ts'
+import { killAll, pollUntil, ROOT, startCli, tryConnect } from './support/server-cli.ts'
 
 /** Dev accounts 0-2 of `test test … junk` (Anvil's and Hardhat's). */
 const KEYS: Hex[] = [
@@ -46,18 +45,6 @@ function sendSync(url: string, raw: Hex): Promise<HttpReply> {
 /** Whether the chain's pool holds one pending transaction (the request has been admitted). */
 async function pooled(chain: Chain): Promise<boolean> {
   return ((await chain.request({ method: 'txpool_status' })) as { pending: string }).pending === '0x1'
-}
-
-/** Resolves with the connect error's code (or 'connected'). */
-function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port })
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve('connected')
-    })
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? String(error)))
-  })
 }
 
 describe('clean exit: in-flight requests survive SIGTERM and SIGINT', () => {

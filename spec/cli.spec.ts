@@ -7,10 +7,9 @@ import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { Agent } from 'node:http'
-import { connect } from 'node:net'
 import { join } from 'node:path'
 import { http, rpc } from './support/server-http.ts'
-import { killAll, pollUntil, READY_LINE, ROOT, spawnCli, startCli } from './support/server-cli.ts'
+import { killAll, pollUntil, READY_LINE, ROOT, spawnCli, startCli, tryConnect } from './support/server-cli.ts'
 
 /** Anvil's and Hardhat's dev accounts from `test test … junk` (m/44'/60'/0'/0/i). */
 const DEV_ACCOUNTS = [
@@ -39,18 +38,6 @@ const TIME = String.raw`\d{2}:\d{2}:\d{2}\.\d{3}`
 const readyTimes: Record<string, number[]> = {}
 function recordReady(what: string, ms: number): void {
   ;(readyTimes[what] ??= []).push(Math.round(ms))
-}
-
-/** Resolves with the connect error's code (or 'connected'). */
-function tryConnect(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port })
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve('connected')
-    })
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? String(error)))
-  })
 }
 
 function lines(text: string): string[] {

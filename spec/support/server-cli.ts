@@ -2,6 +2,7 @@
  * Helpers for the CLI spec: spawn `node dist/cli.js` (or `npx preconf-devnet`), collect its
  * output, wait for lines, time the ready line, and make sure no child outlives the spec.
  */
+import { connect } from 'node:net'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
@@ -128,4 +129,16 @@ export async function pollUntil<T>(probe: () => Promise<T | undefined>, timeoutM
     if (performance.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
+}
+
+/** Resolves with the connect error's code (or 'connected'). */
+export function tryConnect(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve('connected')
+    })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? String(error)))
+  })
 }

@@ -5,6 +5,7 @@
 import { faultOptions } from './faults/fault-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
+import { txpoolOptions } from './txpool/pool-options.ts'
 import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
 import { httpSafetyOptions } from './server/http-options.ts'
 
@@ -28,6 +29,7 @@ export const commandLineOptions: readonly CommandLineOption[] = [
   ...entries(forkOptions as Record<string, Definition>, (name) => `fork.${name}`),
   ...entries(opStackOptions as Record<string, Definition>, (name) => `opStack.${name}`),
   ...entries(faultOptions as Record<string, Definition>, (name) => `faults.${name}`),
+  ...entries(txpoolOptions as Record<string, Definition>, (name) => `txpool.${name}`),
   ...entries(serverOptions as Record<string, Definition>, () => undefined),
   ...entries(httpSafetyOptions as Record<string, Definition>, (name) => `startServer: ${name}`),
 ]

@@ -15,6 +15,7 @@ import { commandLineOptions, usage } from './cli-usage.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { faultOptions } from './faults/fault-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
+import { txpoolOptions } from './txpool/pool-options.ts'
 import { chainOptions, serverOptions, type ChainOptions, type OptionDefinition } from './options.ts'
 import { createActivityLog } from './server/activity-log.ts'
 import { isLoopback } from './server/http-guard.ts'
@@ -82,6 +83,8 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
   }
   const faults = group(faultOptions as Record<string, Definition>)
   if (faults !== undefined) chain.faults = faults
+  const txpool = group(txpoolOptions as Record<string, Definition>)
+  if (txpool !== undefined) chain.txpool = txpool
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
   if (values.instant === true) chain.mining = 'instant'
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })

@@ -10,6 +10,7 @@ import { faultOptions, profileOptions, type FaultSwitches, type ProfileName } fr
 import { PROFILES } from './faults/profiles.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
+import { txpoolOptions } from './txpool/pool-options.ts'
 import { PRESETS, type PresetName } from './op-stack/presets.ts'
 import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
 import type { StateInput } from './persistence/state-encoding.ts'
@@ -204,6 +205,7 @@ type Definitions = typeof chainOptions
 type ForkDefinitions = typeof forkOptions
 type OpStackDefinitions = typeof opStackOptions
 type FaultDefinitions = typeof faultOptions
+type TxPoolDefinitions = typeof txpoolOptions
 type InputOf<D> = D extends OptionDefinition<infer Input, unknown> ? Input : never
 type ValueOf<D> = D extends OptionDefinition<unknown, infer Value> ? Value : never
 
@@ -222,6 +224,12 @@ export type ResolvedOpStackOptions = { readonly [K in keyof OpStackDefinitions]:
 /** Fault switches (see `faultOptions`): every field optional, each overriding the profile's value. */
 export type FaultOptions = { [K in keyof FaultDefinitions]?: InputOf<FaultDefinitions[K]> }
 
+/** The transaction pool's limits: every field optional (see `txpoolOptions`, geth's defaults). */
+export type TxPoolOptions = { [K in keyof TxPoolDefinitions]?: InputOf<TxPoolDefinitions[K]> }
+
+/** The transaction pool's limits with every default applied. */
+export type ResolvedTxPoolOptions = { readonly [K in keyof TxPoolDefinitions]: ValueOf<TxPoolDefinitions[K]> }
+
 /** Options of `createChain`; every field is optional (see `chainOptions` for each default). */
 export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> } & {
   /** Fork a live chain (`--fork-url`): see `forkOptions`. */
@@ -230,6 +238,8 @@ export type ChainOptions = { [K in keyof Definitions]?: InputOf<Definitions[K]> 
   opStack?: OpStackOptions
   /** The failure modes of real pre-confirmation nodes, each switch on its own (over `profile`): see `faultOptions`. */
   faults?: FaultOptions
+  /** The transaction pool's limits (`--txpool-*`): see `txpoolOptions`. */
+  txpool?: TxPoolOptions
   /** Start from a state dump (`chain.dumpState()`, `anvil_dumpState`, a `--dump-state` file): hex, JSON text, bytes or the parsed object. */
   state?: StateInput
 }
@@ -242,6 +252,8 @@ export type ResolvedChainOptions = { readonly [K in keyof Definitions]: ValueOf<
   readonly opStack: ResolvedOpStackOptions | undefined
   /** The fault switches: the profile's, each given one over it. */
   readonly faults: FaultSwitches
+  /** The transaction pool's limits. */
+  readonly txpool: ResolvedTxPoolOptions
 }
 
 /** Applies each definition's parser to the given values and its default to the rest. */
@@ -271,7 +283,7 @@ function resolveFork(fork: unknown, clock: ClockMode): ResolvedForkOptions | und
 /** Applies defaults and checks every given value; unknown options are an error. */
 export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOptions {
   // A state is read by openChain (lib/open-chain.ts), which resolves the options around it.
-  const { fork, state: _state, opStack, faults, ...rest } = options
+  const { fork, state: _state, opStack, faults, txpool, ...rest } = options
   const clock = options.clock === undefined ? 'manual' : chainOptions.clock.parse(options.clock, 'clock')
   // A preset's values are defaults: each option given overrides its own.
   const preset = rest.preset === undefined ? undefined : PRESETS[chainOptions.preset.parse(rest.preset, 'preset')!]
@@ -284,6 +296,7 @@ export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOp
   if ((resolved.faults as FaultSwitches).tickJitterMs * 2 > (resolved.preconfIntervalMs as number)) {
     throw new TypeError(`invalid options: faults.tickJitterMs (${(resolved.faults as FaultSwitches).tickJitterMs}) must not exceed half the tick interval (${resolved.preconfIntervalMs} ms), or ticks would change order`)
   }
+  resolved.txpool = resolveGroup(txpoolOptions, definedOnly(txpool ?? {}), clock, 'txpool.')
   if ((resolved.preconfIntervalMs as number) > (resolved.blockTimeMs as number)) {
     throw new TypeError(
       `invalid options: preconfIntervalMs (${resolved.preconfIntervalMs}) must not exceed blockTimeMs (${resolved.blockTimeMs}), or no pre-confirmation would ever run`,

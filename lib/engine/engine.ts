@@ -28,7 +28,7 @@ import type { UndoLog } from '../snapshots/undo-log.ts'
 import { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { TrieStateCommitment, type StateCommitment } from '../state/state-commitment.ts'
 import { StateHistory } from '../state/state-history.ts'
-import { EMPTY_STATE_SOURCE } from '../state/state-source.ts'
+import { EMPTY_STATE_SOURCE, heldAccount } from '../state/state-source.ts'
 import type { StateSource } from '../state/state-view.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
@@ -127,7 +127,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const snapshots = new Snapshots()
   const undoLog = snapshots.log
   const accounts = devAccounts(options.mnemonic, options.accounts)
-  const pool = new TxPool(undoLog)
+  const pool = new TxPool(undoLog, options.txpool)
   const store = new BlockStore(undoLog)
   const history = new StateHistory(setup.source, undoLog)
   const commitment = setup.commitment(undoLog)
@@ -166,7 +166,9 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const now = (): number => clock.now()
   const freezePending = () => builder.pending.copyOver(history.at(Number(store.head.header.number)))
   const requeue = (transaction: UserTransaction) => pool.insert(transaction)
-  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now, faults, requeue, freezePending }, options.mining)
+  // The pool's queued transactions expire on the chain's clock, as it moves (geth's eviction ticker).
+  const expirePool = (at: number): void => pool.expire({ nonceOf: (sender) => heldAccount(builder.pending.state, sender)?.nonce ?? 0n, now: at })
+  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now, faults, requeue, freezePending, expirePool }, options.mining)
   const clock = createClock(options.clock, start, mining.timeline, serialize)
   faults.opened(builder.pending.context.number, start, freezePending)
   const blocks = new BlockResolver({
@@ -214,7 +216,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     calls,
     lookups,
     sealed,
-    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending) }),
+    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending), now }),
     wallet,
     mining,
     controls,

@@ -13,7 +13,7 @@ import { InvalidParamsError, TransactionRejectedError, TransactionRejection } fr
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import type { CallRequest } from '../execution/run-call.ts'
 import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
-import { ensureAccounts, readAccount } from '../state/state-source.ts'
+import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
 import type { TransactionToSign, WalletTransactionType } from '../transactions/sign.ts'
 import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
@@ -70,6 +70,8 @@ export interface IntakeParts {
   readonly deposits: DepositQueue | undefined
   /** The pending nonce a filled request takes: the one `eth_getTransactionCount` answers at `pending`. */
   readonly pendingNonce: (address: Address) => bigint | Promise<bigint>
+  /** The chain's clock (ms): the pool's queued transactions expire on it. */
+  readonly now: () => number
 }
 
 /**
@@ -252,7 +254,12 @@ export class TransactionIntake {
     }
   }
 
-  /** Admission against pending state; then, per the mining mode, pre-confirms (and seals) at once. */
+  /**
+   * Admission against pending state and the pool's limits; then, per the mining mode,
+   * pre-confirms (and seals) at once. A transaction the limits drop as soon as they take it (a
+   * gapped one past its account's queue) keeps its hash, as geth answers, but is announced to
+   * no one.
+   */
   private async admit(transaction: UserTransaction): Promise<Hash> {
     const { pool, builder, events, mining } = this.parts
     const blockGasLimit = this.parts.settings.gasLimit
@@ -264,8 +271,14 @@ export class TransactionIntake {
     const extra = owed instanceof Promise ? await owed : owed
     const extraCost = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit)
     checkAgainstState(transaction, { pool, pending, blockGasLimit, extraCost })
-    pool.insert(transaction)
-    events.emit('transaction', transaction)
+    const { context, ticks } = builder.pending
+    const view = {
+      nonceOf: (sender: Address) => heldAccount(pending, sender)?.nonce ?? 0n,
+      now: this.parts.now(),
+      baseFee: context.baseFeePerGas,
+      round: { block: context.number, tick: ticks },
+    }
+    if (pool.add(transaction, view)) events.emit('transaction', transaction)
     await mining.afterAdmission()
     return transaction.hash
   }

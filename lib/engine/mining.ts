@@ -34,6 +34,8 @@ export interface MiningParts {
   readonly requeue: (transaction: UserTransaction) => void
   /** A copy of the pending block as it stands, over its parent's state (what a frozen `pending` reads). */
   readonly freezePending: () => PendingBlock
+  /** Drops the mempool's queued transactions idle past their lifetime at this time (ms). */
+  readonly expirePool: (now: number) => void
 }
 
 /** The chain's mining mode and its block production. */
@@ -62,6 +64,7 @@ export class Mining {
     },
     moved: (now) => {
       this.parts.faults.stalledAt(now)
+      void this.parts.serialize(async () => this.parts.expirePool(now))
       this.parts.events.emit('time', now)
     },
   }

@@ -1,20 +1,21 @@
 /**
  * Whether the pool takes a transaction, by geth's rules and texts (core/txpool/validation.go,
- * legacypool): known hash first, then the checks that need no state, then nonce, funds and
- * replacement against the pending (pre-confirmed) state.
+ * legacypool): known hash first, then the checks that need no state, then nonce and funds
+ * against the pending (pre-confirmed) state; the pool's limits (`pool-bounds.ts`) come next,
+ * and last the replacement rule (geth's `list.Add`), which the pool applies.
  */
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { heldAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
-import type { TxPool } from './txpool.ts'
+import type { PoolEntries } from './pool-entries.ts'
 
 /** geth's default price bump for replacements, in percent. */
 const REPLACEMENT_PRICE_BUMP = 10n
 
 /** What admission checks a transaction against. */
 export interface AdmissionContext {
-  readonly pool: TxPool
+  readonly pool: PoolEntries
   /** The pre-confirmed state: nonces and balances the transaction must fit (the sender loaded). */
   readonly pending: StateView
   readonly blockGasLimit: bigint
@@ -40,19 +41,22 @@ export function checkIntrinsic(transaction: UserTransaction, blockGasLimit: bigi
 }
 
 /**
- * Whether `replacement` may replace `current` (same sender and nonce): its fee cap and tip must
- * each be strictly greater and at least `old × (100 + 10) / 100`, rounded down (geth's list.Add).
+ * Throws `replacement transaction underpriced` unless `replacement` may replace `current` (same
+ * sender and nonce): its fee cap and tip must each be strictly greater and at least
+ * `old × (100 + 10) / 100`, rounded down (geth's list.Add).
  */
-function isReplacementPriced(current: UserTransaction, replacement: UserTransaction): boolean {
-  if (replacement.maxFeePerGas <= current.maxFeePerGas || replacement.maxPriorityFeePerGas <= current.maxPriorityFeePerGas) {
-    return false
-  }
+export function checkReplacement(current: UserTransaction, replacement: UserTransaction): void {
   const feeCapThreshold = (current.maxFeePerGas * (100n + REPLACEMENT_PRICE_BUMP)) / 100n
   const tipThreshold = (current.maxPriorityFeePerGas * (100n + REPLACEMENT_PRICE_BUMP)) / 100n
-  return replacement.maxFeePerGas >= feeCapThreshold && replacement.maxPriorityFeePerGas >= tipThreshold
+  const priced =
+    replacement.maxFeePerGas > current.maxFeePerGas &&
+    replacement.maxPriorityFeePerGas > current.maxPriorityFeePerGas &&
+    replacement.maxFeePerGas >= feeCapThreshold &&
+    replacement.maxPriorityFeePerGas >= tipThreshold
+  if (!priced) throw new TransactionRejectedError(TransactionRejection.replacementUnderpriced)
 }
 
-/** The checks against pending state and the pool (geth's ValidateTransactionWithState and list.Add). */
+/** The checks against pending state and the pool (geth's ValidateTransactionWithState with ExistingExpenditure and ExistingCost). */
 export function checkAgainstState(transaction: UserTransaction, context: AdmissionContext): void {
   const { sender } = transaction
   const account = heldAccount(context.pending, sender)
@@ -87,9 +91,5 @@ export function checkAgainstState(transaction: UserTransaction, context: Admissi
         `balance ${balance}, queued cost ${spent}, tx bumped ${bump}, overshot ${spent + bump - balance}`,
       )
     }
-  }
-
-  if (current !== undefined && !isReplacementPriced(current.transaction, transaction)) {
-    throw new TransactionRejectedError(TransactionRejection.replacementUnderpriced)
   }
 }

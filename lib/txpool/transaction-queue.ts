@@ -6,7 +6,7 @@
  */
 import type { Address } from '../types.ts'
 import { effectiveTip } from '../transactions/transaction.ts'
-import type { PoolEntry, TxPool } from './txpool.ts'
+import type { PoolEntries, PoolEntry } from './pool-entries.ts'
 
 interface Head {
   readonly entry: PoolEntry
@@ -22,7 +22,7 @@ export class TransactionQueue {
   private readonly heap: Head[] = []
 
   constructor(
-    private readonly pool: TxPool,
+    private readonly pool: PoolEntries,
     private readonly baseFee: bigint,
     nonceOf: (sender: Address) => bigint,
   ) {

@@ -34,7 +34,7 @@ interface CommandLine {
   readonly host: string
   readonly port: number
   /** --allowed-hosts, --allowed-origins, --keep-alive-timeout, as given (startServer parses them). */
-  readonly http: Pick<ServerOptions, 'allowedHosts' | 'allowedOrigins' | 'keepAliveTimeoutMs'>
+  readonly http: Pick<ServerOptions, 'allowedHosts' | 'allowedOrigins' | 'keepAliveTimeoutMs' | 'batchTimeoutMs'>
   readonly silent: boolean
   /** The state file to start from (--load-state, or --state when it exists). */
   readonly loadFrom: string | undefined

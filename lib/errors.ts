@@ -18,6 +18,8 @@ export const RPCErrorCode = {
   internal: -32603,
   /** geth's code for execution, pool and state errors. */
   server: -32000,
+  /** geth's code for a request (or a batch's remaining members) cut at the server's deadline (rpc/errors.go errcodeTimeout). */
+  requestTimeout: -32002,
   /** geth's and Anvil's code for `execution reverted` (with the `revertCode: 3` option). */
   executionReverted: 3,
   /** EIP-7966: `eth_sendRawTransactionSync` timed out before the receipt was ready. */
@@ -204,6 +206,17 @@ export class UpstreamError extends RPCError {
   override name = 'UpstreamError'
   constructor(message: string, options: RPCErrorOptions = {}) {
     super(RPCErrorCode.server, message, options)
+  }
+}
+
+/**
+ * -32002 `request timed out` (geth's rpc/errors.go): a batch's members not yet run when the
+ * batch's time is up (geth answers them so as its HTTP write deadline nears).
+ */
+export class RequestTimeoutError extends RPCError {
+  override name = 'RequestTimeoutError'
+  constructor() {
+    super(RPCErrorCode.requestTimeout, 'request timed out')
   }
 }
 

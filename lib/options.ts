@@ -8,6 +8,7 @@ import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
 import { faultOptions, profileOptions, type FaultSwitches, type ProfileName } from './faults/fault-options.ts'
 import { PROFILES } from './faults/profiles.ts'
+import { callOptions } from './execution/call-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { txpoolOptions } from './txpool/pool-options.ts'
@@ -160,6 +161,7 @@ export const chainOptions = {
     },
     default: () => -32000,
   }),
+  ...callOptions,
 }
 
 /** The options of the `preconf-devnet` command beyond the chain's. */

@@ -1,7 +1,9 @@
-/** `eth_call` and `eth_estimateGas` at a block: one EVM run at a time, never changing state. */
-import type { Serializer } from '../clock/serializer.ts'
+/**
+ * `eth_call`, `eth_createAccessList` and `eth_estimateGas` at a block, never changing state: each
+ * on the call lane (its own EVM, time-boxed, letting ticks and other requests go on while it runs).
+ */
+import type { CallLane } from '../execution/call-lane.ts'
 import { estimateGas } from '../execution/estimate-gas.ts'
-import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runCall, type CallOutcome, type CallRequest } from '../execution/run-call.ts'
 import type { AccessList } from '../transactions/transaction.ts'
 import { withOverrides, type CallOverrides } from '../state/state-overrides.ts'
@@ -25,17 +27,18 @@ function sameAccessList(a: AccessList, b: AccessList): boolean {
 
 /** Calls and gas estimates. */
 export class Calls {
+  /** @param lane where the runs execute (the engine's, shared by its calls, traces and simulations) */
   constructor(
     private readonly blocks: BlockResolver,
-    private readonly environment: ExecutionEnvironment,
-    private readonly serialize: Serializer,
+    private readonly lane: CallLane,
   ) {}
 
   /** Runs `request` on a throwaway copy of the state at `block`, with geth's state and block overrides. */
   call(request: CallRequest, block: BlockSelector, overrides: CallOverrides = {}): Promise<CallOutcome> {
-    return this.serialize(async () => {
+    return this.lane.run('call', async (run) => {
       const { state, context } = this.blocks.resolve(block)
-      return withOverrides(this.environment, state, context, overrides, (view, at) => runCall(request, view, at, this.environment))
+      const { environment } = run
+      return withOverrides(environment, run.base(state), context, overrides, (view, at) => runCall(request, view, at, environment))
     })
   }
 
@@ -44,11 +47,12 @@ export class Calls {
    * with the list found so far until it stops changing; the gas used with the final list.
    */
   createAccessList(request: CallRequest, block: BlockSelector): Promise<AccessListResult> {
-    return this.serialize(async () => {
-      const { state, context } = this.blocks.resolve(block)
+    return this.lane.run('call', async (run) => {
+      const resolved = this.blocks.resolve(block)
+      const state = run.base(resolved.state)
       let accessList: AccessList = request.accessList ?? []
       for (let round = 0; ; round++) {
-        const outcome = await runCall({ ...request, accessList }, state, context, this.environment, { recordAccess: true })
+        const outcome = await runCall({ ...request, accessList }, state, resolved.context, run.environment, { recordAccess: true })
         const found = outcome.accessed ?? []
         if (sameAccessList(found, accessList) || round === MAX_ACCESS_LIST_ROUNDS) return { accessList: found, gasUsed: outcome.gasUsed, outcome }
         accessList = found
@@ -56,16 +60,17 @@ export class Calls {
     })
   }
 
-  /** The least gas `request` needs at `block`, found as geth's eth_estimateGas does. */
+  /** The least gas `request` needs at `block`, found as geth's eth_estimateGas does; all its runs share one time box. */
   estimateGas(request: CallRequest, block: BlockSelector, overrides: CallOverrides = {}): Promise<bigint> {
-    return this.serialize(async () => {
+    return this.lane.run('call', async (run) => {
       const resolved = this.blocks.resolve(block)
-      return withOverrides(this.environment, resolved.state, resolved.context, overrides, async (state, context) => {
+      const { environment } = run
+      return withOverrides(environment, run.base(resolved.state), resolved.context, overrides, async (state, context) => {
         const sender = await readAccount(state, request.from ?? ZERO_ADDRESS)
         const recipient = request.to === undefined ? undefined : await readAccount(state, request.to)
         return estimateGas(
           { request, blockGasLimit: context.gasLimit, balance: sender?.balance ?? 0n, recipientHasCode: (recipient?.code.length ?? 0) > 0 },
-          (gas) => runCall({ ...request, gas }, state, context, this.environment),
+          (gas) => runCall({ ...request, gas }, state, context, environment),
         )
       })
     })

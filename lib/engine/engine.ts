@@ -19,6 +19,8 @@ import { BlockSchedule } from '../clock/block-schedule.ts'
 import { createClock, type Clock } from '../clock/clock.ts'
 import { createSerializer } from '../clock/serializer.ts'
 import { createExecutionCommon, createTransactionCommon } from '../execution/common.ts'
+import { CallLane } from '../execution/call-lane.ts'
+import { historyFreezer } from '../execution/call-state.ts'
 import { createDevnetEVM } from '../execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { Faults } from '../faults/faults.ts'
@@ -180,14 +182,16 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     upstream: setup.upstream,
     faults,
   })
-  const calls = new Calls(blocks, environment, serialize)
+  // Calls, estimates, traces and simulations run on one lane: EVMs of their own, time-boxed, frozen state once long.
+  const lane = new CallLane({ environment, serialize, timeoutMs: options.callTimeoutMs, freeze: historyFreezer(history, () => store.head.header.number) })
+  const calls = new Calls(blocks, lane)
   const reads = new StateReads(blocks, pool, faults.switches)
   const lookups = new TransactionLookups(pool, rules.deposits, builder, store, clock, events)
   const sealedBlocks = blocks.withPending('latest')
   const sealed: ChainView = {
     blocks: sealedBlocks,
     reads: new StateReads(sealedBlocks, pool),
-    calls: new Calls(sealedBlocks, environment, serialize),
+    calls: new Calls(sealedBlocks, lane),
     lookups: lookups.sealedOnly(),
   }
   const wallet = new Wallet(accounts, environment.transactionCommon)
@@ -221,9 +225,9 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     mining,
     controls,
     tokens: new TokenBalances({ blocks, environment, controls, serialize }),
-    tracing: new Tracing({ blocks, store, history, builder, lookups, environment, serialize }),
+    tracing: new Tracing({ blocks, store, history, builder, lookups, lane }),
     proofs: new Proofs({ blocks, history, commitment }),
-    simulation: new Simulation({ blocks, environment, serialize, rules: rules.blocks }),
+    simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane }),
     upstream: setup.upstream,
     rules,
     faults,

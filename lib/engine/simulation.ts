@@ -4,15 +4,16 @@
  * block with its state and block overrides. A call runs as geth applies a message: nonce bumped,
  * gas bought and refunded, the tip paid to the coinbase. With `validation` nonces and fees are
  * checked as for transactions and the base fee follows EIP-1559; without, the base fee is 0.
+ * The whole request runs on the call lane: one time box (geth's `--rpc.evmtimeout`) for all of it.
  */
 import type { Common } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../blocks/assemble.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
-import type { Serializer } from '../clock/serializer.ts'
 import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
 import { toEVMBlock, type BlockContext } from '../execution/block-context.ts'
+import { CallLane } from '../execution/call-lane.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { DEFAULT_CALL_GAS } from '../execution/run-call.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -57,9 +58,10 @@ export interface SimulatedBlock {
 export interface SimulationParts {
   readonly blocks: BlockResolver
   readonly environment: ExecutionEnvironment
-  readonly serialize: Serializer
   /** The chain's block rules: a simulated block's base fee follows them. */
   readonly rules: BlockRules
+  /** Where simulations run: the engine's call lane (its own EVMs, time-boxed). */
+  readonly lane: CallLane
 }
 
 /** A planned block: its number and time decided, its request (empty for the gaps geth fills). */
@@ -114,13 +116,13 @@ export class Simulation {
    */
   simulate(request: SimulationRequest, selector: BlockSelector, blocks: BlockResolver = this.parts.blocks): Promise<SimulatedBlock[]> {
     checkLimits(request.blocks)
-    return this.parts.serialize(async () => {
+    return this.parts.lane.run('call', async (run) => {
       const resolved = blocks.resolve(selector)
       // The pre-confirmed block has no hash yet: its JSON shows 32 zero bytes, so do its children.
       const base = resolved.kind === 'sealed' ? resolved.block : { ...resolved.block.preview(), hash: bytesToHex(ZERO_WORD) as Hash }
       const planned = planBlocks(request.blocks, base)
-      const { environment } = this.parts
-      const session: Session = { world: new StateLayer(resolved.state), options: request, environment, common: this.listingCommon(), hashes: new Map(), budget: GAS_CAP }
+      const { environment } = run
+      const session: Session = { world: new StateLayer(run.base(resolved.state)), options: request, environment, common: this.listingCommon(), hashes: new Map(), budget: GAS_CAP }
       const { evm } = environment
       const chain = evm.blockchain
       // BLOCKHASH sees the simulated blocks before the current one, as in geth.

@@ -4,16 +4,16 @@
  * from the state its block started on (the end of the block before; the head for the
  * pre-confirmed block), the block's earlier transactions are replayed in its context, then the
  * transaction runs with the tracer attached. A call runs as `eth_call` does, with the tracer
- * attached. Nothing here writes chain state, and every run waits its turn on the serializer.
+ * attached. Nothing here writes chain state; every trace runs on the call lane (its turn on the
+ * serializer, an EVM of its own, geth's time box and its `execution timeout`).
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
-import type { Serializer } from '../clock/serializer.ts'
 import { ExecutionFailedError, ResourceNotFoundError } from '../errors.ts'
 import type { BlockContext } from '../execution/block-context.ts'
-import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import type { CallLane, CallRun } from '../execution/call-lane.ts'
 import type { CallRequest } from '../execution/run-call.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import type { BlockPosition } from '../execution/transaction-outcome.ts'
@@ -36,8 +36,8 @@ export interface TracingParts {
   readonly history: StateHistory
   readonly builder: BlockBuilder
   readonly lookups: TransactionLookups
-  readonly environment: ExecutionEnvironment
-  readonly serialize: Serializer
+  /** Where the traces run: the engine's call lane (its own EVMs, time-boxed). */
+  readonly lane: CallLane
 }
 
 /** Where tracing finds transactions and blocks: the engine's own view, or an endpoint's (the sealed one). */
@@ -93,36 +93,38 @@ async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: Tra
 
 /** Traces transactions, blocks and calls. */
 export class Tracing {
+
   constructor(readonly parts: TracingParts) {}
 
   /** The trace of the pre-confirmed or sealed transaction `hash`; -32000 `transaction not found` otherwise (geth). */
   traceTransaction(hash: Hash, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
-    return this.parts.serialize(async () => {
+    return this.parts.lane.run('trace', async (run) => {
       const location = view.lookups.find(hash)
       if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
       const block = location.status === 'sealed' ? this.sealed(location.block.header.number, location.block.hash, location.block.transactions) : this.pending()
       const { index } = location.included
-      const state = await this.replay(block, index)
-      return this.trace(block, state, block.transactions[index], spec)
+      const state = await this.replay(block, index, run)
+      return this.trace(block, state, block.transactions[index], spec, run)
     })
   }
 
-  /** The traces of every transaction of a block, in order (geth's debug_traceBlockBy*). */
+  /** The traces of every transaction of a block, in order (geth's debug_traceBlockBy*); the block shares one time box. */
   traceBlock(selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TransactionTrace[]> {
-    return this.parts.serialize(async () => {
+    return this.parts.lane.run('trace', async (run) => {
       const block = this.blockOf(selector, view)
-      const state = new StateLayer(block.parent)
+      const state = new StateLayer(run.base(block.parent))
       const traces: TransactionTrace[] = []
-      for (const included of block.transactions) traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec) })
+      for (const included of block.transactions) traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run) })
       return traces
     })
   }
 
   /** The trace of `request` run as `eth_call` at `selector`. */
   traceCall(request: CallRequest, selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
-    return this.parts.serialize(async () => {
-      const { state, context } = view.blocks.resolve(selector)
-      return withTracer(spec, state, (tracer) => traceCall(request, state, context, this.parts.environment, tracer))
+    return this.parts.lane.run('trace', async (run) => {
+      const resolved = view.blocks.resolve(selector)
+      const state = run.base(resolved.state)
+      return withTracer(spec, state, (tracer) => traceCall(request, state, resolved.context, run.environment, tracer))
     })
   }
 
@@ -144,29 +146,29 @@ export class Tracing {
     return { transactions, parent: this.parts.history.at(Number(number) - 1), context }
   }
 
-  /** The pre-confirmed block: it builds on the head. */
+  /** The pre-confirmed block as it stands (a trace may outlast the next tick): it builds on the head. */
   private pending(): ExecutedBlock {
     const { view } = this.parts.builder.pending
-    return { transactions: view.transactions, parent: this.parts.history.latest, context: view.context }
+    return { transactions: [...view.transactions], parent: this.parts.history.latest, context: view.context }
   }
 
   /** The state after the block's first `count` transactions, replayed on a throwaway layer. */
-  private async replay(block: ExecutedBlock, count: number): Promise<StateLayer> {
-    const state = new StateLayer(block.parent)
+  private async replay(block: ExecutedBlock, count: number, run: CallRun): Promise<StateLayer> {
+    const state = new StateLayer(run.base(block.parent))
     for (const included of block.transactions.slice(0, count)) {
       const scratch = new StateLayer(state)
-      await this.rerun(() => runTransaction(included.transaction, scratch, block.context, positionOf(included.receipt), this.parts.environment), included)
+      await this.rerun(() => runTransaction(included.transaction, scratch, block.context, positionOf(included.receipt), run.environment), included)
       state.apply(scratch)
     }
     return state
   }
 
   /** Traces `included` on `state` (then applies its writes to `state`, for the transactions after it). */
-  private async trace(block: ExecutedBlock, state: StateLayer, included: IncludedTransaction, spec: TracerSpec): Promise<TraceResult> {
+  private async trace(block: ExecutedBlock, state: StateLayer, included: IncludedTransaction, spec: TracerSpec, run: CallRun): Promise<TraceResult> {
     const scratch = new StateLayer(state)
     const { transaction, receipt } = included
     const result = await withTracer(spec, state, (tracer) =>
-      this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), this.parts.environment, tracer), included),
+      this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), run.environment, tracer), included),
     )
     state.apply(scratch)
     return result

@@ -9,11 +9,14 @@
  * - MSTORE pads each word by spreading byte arrays (util's setLengthLeft), a fifth of the call.
  * Everything else is the library's own code path. The overrides mirror @ethereumjs/evm 10.1.3
  * (pinned in package.json) `EVM.runInterpreter` and, for non-Amsterdam rules, `EVM._executeCall`.
+ * A paced EVM (calls at the RPC edge run on those, never the builder) also asks its pacer whether
+ * to go on, pause or stop (evm-pacing.ts).
  */
 import type { Common } from '@ethereumjs/common'
 import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMResult, type ExecResult, type PrecompileFunc } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
 
 type JumpAnalysis = unknown
 type InterpreterInstance = {
@@ -76,10 +79,21 @@ export class DevnetEVM extends EVM {
   /** Jump analyses by code array (code arrays are kept stable by the state layer). */
   readonly jumpAnalyses = new WeakMap<Uint8Array, JumpAnalysis>()
   private readonly plainFrames = !FRAME_RULE_EIPS.some((eip) => this.common.isActivatedEIP(eip))
+  /** The pacer of the run in progress (paced EVMs only). */
+  pacer: Pacer | undefined
+  private readonly paceCount = new PaceCount()
 
-  constructor(options: ConstructorParameters<typeof EVM>[0]) {
+  /** With `paced`, the EVM asks its {@link pacer} at every JUMPS_PER_PACE-th jump, frame or precompile run. */
+  constructor(options: ConstructorParameters<typeof EVM>[0], paced = false) {
     super(options)
     ;(this._opcodeMap[0x52] as { opHandler: unknown }).opHandler = storeWord
+    if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
+  }
+
+  /** A paced EVM like this one (its rules, block hashes and precompiles) over `state`, for calls at the RPC edge. */
+  pacedSibling(state: EVMStateAdapter): DevnetEVM {
+    // Its own Common: each EVM listens on its Common for hardfork changes, which would keep it alive.
+    return new DevnetEVM({ ...this._optsCached, common: this.common.copy(), stateManager: state }, true)
   }
 
   /**
@@ -117,10 +131,17 @@ export class DevnetEVM extends EVM {
     return { execResult: result }
   }
 
+  /** A precompile run, asking the pacer first when one is due (an unpaced EVM runs it exactly as the library does). */
+  protected override runPrecompile(code: PrecompileFunc, data: Uint8Array, gasLimit: bigint): Promise<ExecResult> | ExecResult {
+    const pause = this.pacer !== undefined && this.paceCount.due() ? this.pacer.pace() : undefined
+    return pause === undefined ? super.runPrecompile(code, data, gasLimit) : pause.then(() => super.runPrecompile(code, data, gasLimit))
+  }
+
   /** The caching interpreter class, once the library's first frame has revealed its Interpreter. */
   private Interpreter: InterpreterClass | undefined
 
   protected override async runInterpreter(message: Message, opts: InterpreterOptions = {}): Promise<ExecResult> {
+    if (this.pacer !== undefined && this.paceCount.due()) await this.pacer.pace()
     if (this.Interpreter === undefined) {
       const result = await super.runInterpreter(message, opts)
       this.Interpreter = cachingInterpreter((result.runState!.interpreter as unknown as InterpreterInstance).constructor as InterpreterClass)

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { InvalidRequestError, ParseError } from '../errors.ts'
 import type { RequestGuard } from './http-guard.ts'
-import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
+import { errorResponse, handleJsonRpc, type Endpoint } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -52,8 +52,8 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-/** Serves one HTTP request with `dispatch`, if `guard` lets it in. */
-export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, dispatch: Dispatch, guard: RequestGuard): Promise<void> {
+/** Serves one HTTP request at `endpoint`, if `guard` lets it in. */
+export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, guard: RequestGuard): Promise<void> {
   const refusal = guard.refusal(request.headers)
   if (refusal !== undefined) {
     replyText(response, refusal.status, refusal.text)
@@ -97,6 +97,6 @@ export async function handleHttpRequest(request: IncomingMessage, response: Serv
     reply(response, 200, JSON.stringify(errorResponse(null, new ParseError((error as Error).message))), jsonHeaders)
     return
   }
-  const answer = await handleJsonRpc(body, dispatch)
+  const answer = await handleJsonRpc(body, endpoint.dispatch, endpoint.batchTimeoutMs)
   reply(response, 200, answer === undefined ? '' : JSON.stringify(answer), jsonHeaders)
 }

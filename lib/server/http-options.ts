@@ -1,7 +1,7 @@
 /**
  * The options of the node's HTTP side, defined once like lib/options.ts's: which Host and Origin
- * headers it serves (geth's `--http.vhosts` and `--http.corsdomain` / `--ws.origins`) and how
- * long an idle kept-alive connection stays open.
+ * headers it serves (geth's `--http.vhosts` and `--http.corsdomain` / `--ws.origins`), how
+ * long an idle kept-alive connection stays open and how long a batch may run.
  */
 import { define, integer, invalid } from '../option-definition.ts'
 
@@ -34,6 +34,8 @@ function list(value: string | readonly string[], name: string): readonly string[
  *   (rpc/http.go DefaultHTTPTimeouts, 120 s), longer than the pools of clients keep an idle
  *   socket (Go's http.Transport and hyper: 90 s; undici and Node's Agent: the server's hint less
  *   1 s), so no request written on a pooled connection meets a close.
+ * - `batchTimeoutMs`: a batch's time budget, over HTTP and WebSocket; members not started in it
+ *   get -32002 `request timed out`, as geth answers them just before its HTTP WriteTimeout.
  */
 export const httpSafetyOptions = {
   allowedHosts: define<string | readonly string[], readonly string[]>({
@@ -49,6 +51,13 @@ export const httpSafetyOptions = {
     defaultText: 'localhost, 127.0.0.1, [::1]',
     parse: list,
     default: () => ['localhost', '127.0.0.1', '[::1]'],
+  }),
+  batchTimeoutMs: define<number, number>({
+    flag: 'batch-timeout',
+    description: "milliseconds a JSON-RPC batch may run: members not started by then get -32002 request timed out (geth: its HTTP WriteTimeout, 30 s, less 100 ms)",
+    defaultText: '29900',
+    parse: integer(1),
+    default: () => 29_900,
   }),
   keepAliveTimeoutMs: define<number, number>({
     flag: 'keep-alive-timeout',

@@ -1,9 +1,10 @@
 /**
  * JSON-RPC 2.0 envelopes, as geth answers them, for both transports: single requests and
  * batches (an empty batch is one -32600 error; each invalid member gets its own error in
- * place; notifications get no reply), with ids echoed as sent.
+ * place; notifications get no reply), with ids echoed as sent. A batch runs its members in
+ * order within a time budget; those not started when it is spent get geth's `request timed out`.
  */
-import { InvalidRequestError, toRPCError, type RPCErrorObject } from '../errors.ts'
+import { InvalidRequestError, RequestTimeoutError, toRPCError, type RPCErrorObject } from '../errors.ts'
 import type { RequestArguments } from '../rpc/request.ts'
 
 /** A request id: geth accepts strings, numbers and null. */
@@ -16,6 +17,12 @@ export type JsonRpcResponse =
 
 /** Answers one request (the transport decides which methods exist). */
 export type Dispatch = (request: RequestArguments) => Promise<unknown>
+
+/** Where an HTTP request's JSON-RPC goes: its methods, and a batch's time budget (ms). */
+export interface Endpoint {
+  readonly dispatch: Dispatch
+  readonly batchTimeoutMs: number
+}
 
 /** geth's default batch limit (BatchRequestLimit). */
 const MAX_BATCH_SIZE = 1000
@@ -47,17 +54,24 @@ async function handleMessage(message: unknown, dispatch: Dispatch): Promise<Json
   }
 }
 
+/** What a batch member met after the batch's time is up (a malformed one still gets its own error, a notification nothing). */
+const timedOut: Dispatch = () => Promise.reject(new RequestTimeoutError())
+
 /**
  * The reply to a parsed JSON body: one response, an array of them (a batch), or undefined when
- * nothing is owed (only notifications).
+ * nothing is owed (only notifications). A batch's members start one after another until
+ * `batchTimeoutMs` (wall time) has passed; each later one is answered `request timed out`. A
+ * member already running finishes (a call is time-boxed on its own, `callTimeoutMs`), so a batch
+ * takes at most the budget and one member's time.
  */
-export async function handleJsonRpc(body: unknown, dispatch: Dispatch): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+export async function handleJsonRpc(body: unknown, dispatch: Dispatch, batchTimeoutMs = Number.POSITIVE_INFINITY): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (!Array.isArray(body)) return handleMessage(body, dispatch)
   if (body.length === 0) return errorResponse(null, new InvalidRequestError('empty batch'))
   if (body.length > MAX_BATCH_SIZE) return errorResponse(null, new InvalidRequestError(`batch too large: at most ${MAX_BATCH_SIZE} requests`))
+  const deadline = performance.now() + batchTimeoutMs
   const responses: JsonRpcResponse[] = []
   for (const message of body) {
-    const response = await handleMessage(message, dispatch)
+    const response = await handleMessage(message, performance.now() < deadline ? dispatch : timedOut)
     if (response !== undefined) responses.push(response)
   }
   return responses.length === 0 ? undefined : responses

@@ -52,6 +52,8 @@ export interface ServerOptions {
   readonly allowedOrigins?: string | readonly string[]
   /** Milliseconds an idle kept-alive connection stays open; default 120 000 (geth's IdleTimeout). */
   readonly keepAliveTimeoutMs?: number
+  /** Milliseconds a batch may run before its members not yet started get `request timed out`; default 29 900 (geth's). */
+  readonly batchTimeoutMs?: number
 }
 
 /** How to close a server. */
@@ -121,11 +123,12 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
   const host = options.host ?? '127.0.0.1'
   const setting = <Input, Value>(definition: OptionDefinition<Input, Value>, given: Input | undefined, name: string): Value =>
     given === undefined ? definition.default({ clock: chain.options.clock }) : definition.parse(given, name)
-  const { allowedHosts, allowedOrigins, keepAliveTimeoutMs } = httpSafetyOptions
+  const { allowedHosts, allowedOrigins, keepAliveTimeoutMs, batchTimeoutMs } = httpSafetyOptions
   // The name the node is bound to is one it answers to (an IP address needs no entry).
   const hosts = [...setting(allowedHosts, options.allowedHosts, 'allowedHosts'), ...(isIP(host) === 0 ? [host] : [])]
   const guard = createRequestGuard(hosts, setting(allowedOrigins, options.allowedOrigins, 'allowedOrigins'))
   const keepAliveTimeout = setting(keepAliveTimeoutMs, options.keepAliveTimeoutMs, 'keepAliveTimeoutMs')
+  const batchTimeout = setting(batchTimeoutMs, options.batchTimeoutMs, 'batchTimeoutMs')
   const { onRequest } = options
   const counted =
     (provider: { request: Dispatch }): Dispatch =>
@@ -158,7 +161,7 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
         if (inFlight.size === 0) drained?.()
       })
       const dispatch = isSealedPath(request.url) ? httpDispatchers.sealed : httpDispatchers.preconfirmed
-      handleHttpRequest(request, response, dispatch, guard).catch((error) => {
+      handleHttpRequest(request, response, { dispatch, batchTimeoutMs: batchTimeout }, guard).catch((error) => {
         if (!response.headersSent) response.writeHead(500)
         response.end(String(error))
       })
@@ -172,7 +175,7 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       return
     }
     const dispatch = isSealedPath(request.url) ? dispatchers.sealed : dispatchers.preconfirmed
-    sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, { dispatch, router }))
+    sockets.handleUpgrade(request, socket, head, (ws) => serveWebSocket(ws, { dispatch, router, batchTimeoutMs: batchTimeout }))
   })
   const address = await listen(http, host, options.port ?? 8545)
   // After listening, a server error (say, too many open files) must not crash the node.

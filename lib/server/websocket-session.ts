@@ -18,10 +18,12 @@ export interface SessionContext {
   readonly dispatch: Dispatch
   /** Where the chain's notifications are routed to their connection. */
   readonly router: SubscriptionRouter
+  /** A batch's time budget (ms): see `handleJsonRpc`. */
+  readonly batchTimeoutMs: number
 }
 
 /** Serves `socket` until it closes. */
-export function serveWebSocket(socket: WebSocket, { dispatch, router }: SessionContext): void {
+export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeoutMs }: SessionContext): void {
   /** This connection's subscriptions; those whose id is sent deliver at once, the others are held. */
   const owned = new Set<string>()
   const announced = new Set<string>()
@@ -81,7 +83,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router }: SessionC
       return
     }
     const opened: string[] = []
-    const answer = await handleJsonRpc(body, dispatcher(opened))
+    const answer = await handleJsonRpc(body, dispatcher(opened), batchTimeoutMs)
     if (answer !== undefined) send(JSON.stringify(answer))
     for (const id of opened) {
       announced.add(id)

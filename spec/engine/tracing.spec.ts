@@ -7,6 +7,7 @@
  * left untouched, and geth's errors.
  */
 import { EventEmitter } from 'node:events'
+import type { EVM } from '@ethereumjs/evm'
 import { expect } from 'chai'
 import { encodeFunctionData, fromRlp, getContractAddress, keccak256, toHex, type Hex } from 'viem'
 import { createEngine } from '../../lib/engine/engine.ts'
@@ -389,7 +390,10 @@ describe('debug tracing', () => {
 
   it('the EVM carries no tracing listeners once a trace ends, whether it succeeded or failed (untraced runs stay on the fast path)', async () => {
     const engine = createEngine(resolveChainOptions({ clock: 'manual' }), new EventEmitter() as ChainEmitter)
-    const { events } = engine.tracing.parts.environment.evm
+    // Traces run on the call lane's EVMs, kept for the next run: the one EVM a lone run uses.
+    const idle = (engine.tracing.parts.lane as unknown as { idle: { evm: EVM }[] }).idle
+    await engine.calls.call({ to: `0x${'00'.repeat(19)}04` }, { tag: 'latest' })
+    const { events } = idle[0].evm
     const structLogger = { tracer: 'structLogger', config: { enableMemory: true, disableStack: false, disableStorage: false, enableReturnData: true } } as const
     const latest = { tag: 'latest' } as const
     const result = await engine.tracing.traceCall({ to: `0x${'00'.repeat(19)}04`, data: Uint8Array.of(1, 2, 3) }, latest, structLogger)

@@ -52,12 +52,14 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
   let requested = startMs
   let driver: NodeJS.Timeout | undefined
 
-  async function advance(ms: number): Promise<void> {
+  /** Moves time by `ms`; `first`: each event goes before the requests waiting (the realtime driver's, so ticks stay on time under load). */
+  async function moveBy(ms: number, first: boolean): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`cannot advance the clock by ${ms} ms`)
     requested = Math.max(requested, now) + ms
     const target = requested
+    const run = first ? serialize.urgent : serialize
     for (;;) {
-      const fired = await serialize(async () => {
+      const fired = await run(async () => {
         const due = timeline.nextDueAt()
         if (due > target) return false
         if (due > now) now = due
@@ -74,7 +76,7 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
     mode,
     now: () => now,
     nextDueAt: () => timeline.nextDueAt(),
-    advance,
+    advance: (ms) => moveBy(ms, false),
     restore(ms) {
       now = ms
       requested = ms
@@ -94,7 +96,7 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
       const elapsed = wall - wallAtNow
       wallAtNow = wall
       try {
-        if (elapsed > 0) await advance(elapsed)
+        if (elapsed > 0) await moveBy(elapsed, true)
       } catch (error) {
         // A failing tick must not stop time; report it and carry on.
         process.emitWarning(error as Error)

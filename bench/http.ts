@@ -1,7 +1,7 @@
 /**
  * HTTP figures for `npm run bench`: a bare node:http JSON echo server as the floor, then the
  * node's reads, eth_call and sendRawTransaction, all under the same load generator (a child
- * process, keep-alive, 32 requests in flight), plus the CLI's time to its ready line.
+ * process, keep-alive, 32 requests in flight unless told), plus the CLI's time to its ready line.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
@@ -21,11 +21,11 @@ export interface LoadResult {
   firstError?: string
 }
 
-/** Requests per second the load generator achieves against `url` with `bodies`. */
-export async function loadTest(url: string, bodies: string[], durationMs = 3000): Promise<LoadResult> {
+/** Requests per second the load generator achieves against `url` with `bodies`, `concurrency` in flight. */
+export async function loadTest(url: string, bodies: string[], durationMs = 3000, concurrency = CONCURRENCY): Promise<LoadResult> {
   const file = join(mkdtempSync(join(tmpdir(), 'preconf-bench-')), 'bodies.jsonl')
   writeFileSync(file, `${bodies.join('\n')}\n`)
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(CONCURRENCY), String(durationMs)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(concurrency), String(durationMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''

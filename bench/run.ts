@@ -15,6 +15,7 @@ import { benchFork } from './fork.ts'
 import { benchPersistence } from './persistence.ts'
 import { signEIP1559, syntheticAddress, transfers } from './signing.ts'
 import { benchOpStack } from './op-stack.ts'
+import { benchPeers } from './peers/compare.ts'
 
 const GWEI = 1_000_000_000n
 
@@ -234,7 +235,7 @@ async function benchSnapshots(): Promise<void> {
   record('mocha file: 100 tests, loadFixture(ERC-20 deploy) + 10 transfers each', stats.duration, 'ms', { atMost: 2000 }, `${stats.passes} passed, ${stats.failures} failed (mocha's own duration)`)
 }
 
-/** The sections of the benchmark (startup admission reads call pending ticks snapshots http scale fork persistence opstack); `npm run bench -- http scale` runs only those named. */
+/** The sections of the benchmark (startup admission reads call pending ticks snapshots http scale fork persistence opstack peers); `npm run bench -- http scale` runs only those named. */
 async function main(): Promise<void> {
   const only = new Set(process.argv.slice(2))
   const wanted = (section: string) => only.size === 0 || only.has(section)
@@ -255,6 +256,7 @@ async function main(): Promise<void> {
   if (wanted('fork')) await benchFork()
   if (wanted('persistence')) await benchPersistence()
   if (wanted('opstack')) await benchOpStack()
+  if (wanted('peers')) await benchPeers()
   const summary = { machine: { node: process.version, senderRecovery: nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves' }, figures }
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
 }

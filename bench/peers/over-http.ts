@@ -1,0 +1,56 @@
+/**
+ * The peer workload over HTTP, through bench/http.ts's load generator (a child process,
+ * keep-alive, its requests in flight): reads of each kind, `balanceOf` eth_calls and signed
+ * transfers against a node holding one ERC-20, and the bare node:http echo server as the floor.
+ */
+import { echoServer, loadTest, type LoadResult } from '../http.ts'
+import type { Phase } from './rounds.ts'
+import { httpNode, type RpcNode } from './rpc-node.ts'
+import { balanceOfData, type Workload } from './transactions.ts'
+
+/** How long each load runs. */
+const LOAD_MS = 1500
+/** Requests in flight, as issue 12 measured. */
+const IN_FLIGHT = 16
+
+/** What one HTTP round measured on one node. */
+export interface HttpFigures {
+  readonly getBalance: LoadResult
+  readonly getStorageAt: LoadResult
+  readonly getCode: LoadResult
+  readonly call: LoadResult
+  /** Distinct signed transfers, each sent once (more are signed than any node admits in the run). */
+  readonly sendRawTransaction: LoadResult
+}
+
+/** The phases, in order, on a fresh node: the token deployed, then each load, the transfers last. */
+export function httpPhases(workload: Workload): Array<Phase<HttpFigures>> {
+  const { token, holder } = workload
+  const load = (name: keyof HttpFigures, bodies: string[]): Phase<HttpFigures> => ({ name, run: async (node) => ({ [name]: await loadTest(node.url!, bodies, LOAD_MS, IN_FLIGHT) }) })
+  const setup: Phase<HttpFigures> = {
+    name: 'setup',
+    async run(node) {
+      await node.request('eth_sendRawTransaction', [workload.deploys[0]])
+      await node.request('evm_mine', [])
+      return {}
+    },
+  }
+  return [
+    setup,
+    load('getBalance', [body('eth_getBalance', [holder, 'latest'])]),
+    load('getStorageAt', [body('eth_getStorageAt', [token, '0x2', 'latest'])]),
+    load('getCode', [body('eth_getCode', [token, 'latest'])]),
+    load('call', [body('eth_call', [{ to: token, data: balanceOfData(holder) }, 'latest'])]),
+    load('sendRawTransaction', workload.httpTransfers.map((raw) => body('eth_sendRawTransaction', [raw]))),
+  ]
+}
+
+/** The bare node:http JSON echo server (the floor) as a node: it answers every request `0x0`. */
+export async function echoNode(): Promise<RpcNode> {
+  const echo = await echoServer()
+  return httpNode('bare node:http JSON echo', echo.url, async () => echo.close())
+}
+
+function body(method: string, params: readonly unknown[]): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+}

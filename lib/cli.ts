@@ -42,10 +42,15 @@ interface CommandLine {
   readonly dumpTo: string | undefined
 }
 
+/** `argv` with a bare `--prune-history` (no N after it) given as `--prune-history 0`: Anvil's meaning, the head's state alone. */
+function withBarePruneHistory(argv: string[]): string[] {
+  return argv.flatMap((arg, i) => (arg === '--prune-history' && (i + 1 === argv.length || argv[i + 1].startsWith('--')) ? [arg, '0'] : [arg]))
+}
+
 function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
   const flags = Object.fromEntries(commandLineOptions.map(({ definition }) => [definition.flag, { type: 'string' as const }]))
   const values: Record<string, string | boolean | undefined> = parseArgs({
-    args: argv,
+    args: withBarePruneHistory(argv),
     options: { ...flags, instant: { type: 'boolean' }, silent: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,

@@ -12,6 +12,7 @@ import { callOptions } from './execution/call-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { txpoolOptions } from './txpool/pool-options.ts'
+import { historyOptions } from './state/history-options.ts'
 import { PRESETS, type PresetName } from './op-stack/presets.ts'
 import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
 import type { StateInput } from './persistence/state-encoding.ts'
@@ -150,6 +151,7 @@ export const chainOptions = {
     default: () => undefined,
   }),
   ...profileOptions,
+  ...historyOptions,
   revertCode: define<RevertCode | `${RevertCode}`, RevertCode>({
     flag: 'revert-code',
     description: 'JSON-RPC code of a revert: -32000 (Base\'s docs) or 3 (geth and Anvil; cast decodes the revert data only then)',

@@ -141,17 +141,30 @@ export class BlockResolver {
     return this.parts.blocks.byHash(hash)
   }
 
-  /** The block `selector` names; -32000 `header not found` beyond the head, or for an unknown hash. */
+  /**
+   * The block `selector` names; -32000 `header not found` beyond the head, or for an unknown
+   * hash. A sealed block's state is looked up when read: a block whose state is pruned
+   * (`--prune-history`) still resolves, and reading its `state` throws Anvil's -32602
+   * `BlockOutOfRangeError`.
+   */
   resolve(selector: BlockSelector): ResolvedBlock {
     if ('tag' in selector && selector.tag === 'pending') {
       const block = this.pendingRead
       if (block !== undefined) return { kind: 'pending', block, state: block.state, context: this.pendingCallContext(block) }
     }
     const block = this.sealed(selector)
-    return { kind: 'sealed', block, state: this.sealedState(block), context: this.contextOf(block) }
+    const sealedState = (): StateView => this.sealedState(block)
+    return {
+      kind: 'sealed',
+      block,
+      get state() {
+        return sealedState()
+      },
+      context: this.contextOf(block),
+    }
   }
 
-  /** The state at `selector` (the fast path of reads: no block lookups for `latest` and `pending`). */
+  /** The state at `selector` (the fast path of reads: no block lookups for `latest` and `pending`); -32602 where it is pruned. */
   stateAt(selector: BlockSelector): StateView {
     // Parsed tags are the shared TAG selectors: identity is the cheapest test.
     if (selector === TAG.latest) return this.latest

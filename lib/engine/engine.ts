@@ -131,7 +131,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const accounts = devAccounts(options.mnemonic, options.accounts)
   const pool = new TxPool(undoLog, options.txpool)
   const store = new BlockStore(undoLog)
-  const history = new StateHistory(setup.source, undoLog)
+  const history = new StateHistory(setup.source, undoLog, options.pruneHistory)
   const commitment = setup.commitment(undoLog)
   const rules: ChainRules = options.opStack === undefined ? ETHEREUM_RULES : opStackRules(options.opStack, undoLog)
   const evmState = new EVMStateAdapter()

@@ -3,7 +3,8 @@
  * cannot be computed (a forked chain does not hold the upstream's tries). The trie commitment
  * keeps the state trie (and one storage trie per account) in step with sealed state: writes
  * only mark keys dirty, and {@link TrieStateCommitment.compute} folds them into the tries when a
- * block seals, at a cost of the keys touched. The same tries answer proofs at the head
+ * block seals, at a cost of the keys touched; test-control edits are folded as they go, in
+ * steps, so a large one does not stall the next seal. The same tries answer proofs at the head
  * (`eth_getProof`, `eth_getAccount`); a fixed root has none to give.
  */
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
@@ -16,15 +17,16 @@ import { keyToNibbles, type TrieNode } from '../trie/trie-nodes.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
+import { FoldedEdits } from './folded-edits.ts'
 import { UNLOADED, type StateChanges, type StateView } from './state-view.ts'
 
 /** What computes the state roots of sealed blocks. */
 export interface StateCommitment {
-  /** Notes every key written in `changes` (a sealed block's, or a test control's edit). */
+  /** Notes every key written in `changes` (a sealed block's). */
   markChanges(changes: StateChanges): void
-  /** Notes a write to an account's fields or code. */
+  /** Notes a write to an account's fields or code (a test-control edit, a genesis account). */
   markAccount(address: Address): void
-  /** Notes a write to one storage word. */
+  /** Notes a write to one storage word (a test-control edit, a genesis word). */
   markSlot(address: Address, slot: bigint): void
   /** The state root of `state`, the head as it is now (everything marked since the last call folded in). */
   compute(state: StateView): Uint8Array
@@ -80,6 +82,13 @@ export function fixedStateCommitment(root: Uint8Array): StateCommitment {
   }
 }
 
+/**
+ * Keys marked by test-control edits past which they are folded into the tries (and hashed) at
+ * once: a large edit (100k `anvil_setStorageAt`) pays for its keys as it goes, in steps of this
+ * many, instead of in one stall at the next seal. A seal's own keys are folded at the seal.
+ */
+const EDITED_KEYS_PER_FOLD = 16_384
+
 /** The state trie of the sealed head, updated incrementally. */
 export class TrieStateCommitment implements StateCommitment {
   private accountTrie: TrieNode | undefined
@@ -92,56 +101,89 @@ export class TrieStateCommitment implements StateCommitment {
   private deferred: (() => Iterable<readonly [Address, Iterable<bigint>]>) | undefined
   /** keccak256(address) as trie path, per address seen (addresses recur block after block). */
   private readonly accountPaths = new Map<Address, Uint8Array>()
+  /** The view of the sealed head that roots and proofs are folded from (known from the first of them on). */
+  private head: StateView | undefined
+  /** Keys edited since the last fold (a trigger only: a revert does not count them back). */
+  private editedKeys = 0
+  /** Edits folded since the last seal, with their values: the seal repeats them. */
+  private readonly foldedEdits: FoldedEdits
 
-  constructor(private readonly undoLog?: UndoLog) {}
+  constructor(private readonly undoLog?: UndoLog) {
+    this.foldedEdits = new FoldedEdits(undoLog)
+  }
 
-  /** Notes every key written in `changes`. */
+  /**
+   * Notes every key written in `changes` (a sealed block's: folded by the seal's root), but for
+   * edits the tries took in before it with the values the block seals (a wiped account's words
+   * all count).
+   */
   markChanges(changes: StateChanges): void {
-    for (const address of changes.accounts.keys()) this.markAccount(address)
+    const folded = this.foldedEdits
+    for (const [address, account] of changes.accounts) if (!folded.holdsAccount(address, account)) this.noteAccount(address)
     for (const [address, slots] of changes.storage) {
-      if (slots.cleared) this.markWipe(address)
-      for (const slot of slots.keys()) this.markSlot(address, slot)
+      if (slots.cleared) this.noteWipe(address)
+      for (const [slot, value] of slots) if (slots.cleared || !folded.holdsWord(address, slot, value)) this.noteSlot(address, slot)
     }
+    folded.clear()
+  }
+
+  /** Notes a write to an account's fields or code (a test-control edit). */
+  markAccount(address: Address): void {
+    if (this.noteAccount(address)) this.edited()
+  }
+
+  /** Notes a write to one storage word (a test-control edit). */
+  markSlot(address: Address, slot: bigint): void {
+    if (this.noteSlot(address, slot)) this.edited()
+  }
+
+  /** One more key edited: past {@link EDITED_KEYS_PER_FOLD}, the marked keys are folded and hashed now. */
+  private edited(): void {
+    if (++this.editedKeys < EDITED_KEYS_PER_FOLD || this.head === undefined) return
+    this.foldedEdits.folding(this.head, this.dirtyAccounts, this.dirtySlots)
+    this.compute(this.head)
   }
 
   /** Notes a wipe of an account's storage. */
-  private markWipe(address: Address): void {
-    this.markAccount(address)
+  private noteWipe(address: Address): void {
+    this.noteAccount(address)
     if (this.wiped.has(address)) return
     this.wiped.add(address)
     if (this.undoLog?.recording) this.undoLog.record(() => this.wiped.delete(address))
   }
 
-  /** Notes a write to an account's fields or code. */
-  markAccount(address: Address): void {
-    if (this.dirtyAccounts.has(address)) return
+  /** Marks an account dirty; true if it was not yet. */
+  private noteAccount(address: Address): boolean {
+    if (this.dirtyAccounts.has(address)) return false
     this.dirtyAccounts.add(address)
     if (this.undoLog?.recording) this.undoLog.record(() => this.dirtyAccounts.delete(address))
+    return true
   }
 
-  /** Notes a write to one storage word. */
-  markSlot(address: Address, slot: bigint): void {
+  /** Marks a storage word (and its account) dirty; true if the word was not yet. */
+  private noteSlot(address: Address, slot: bigint): boolean {
+    this.noteAccount(address)
     let slots = this.dirtySlots.get(address)
     if (slots === undefined) {
       slots = new Set()
       this.dirtySlots.set(address, slots)
     }
-    if (!slots.has(slot)) {
-      slots.add(slot)
-      const marked = slots
-      if (this.undoLog?.recording) this.undoLog.record(() => marked.delete(slot))
-    }
-    this.markAccount(address)
+    if (slots.has(slot)) return false
+    slots.add(slot)
+    if (this.undoLog?.recording) this.undoLog.record(() => slots.delete(slot))
+    return true
   }
 
   /** Folds every dirty key, read from `state`, into the tries and returns the state root. */
   compute(state: StateView): Uint8Array {
+    this.head = state
     this.fold(state)
     return trieRoot(this.accountTrie)
   }
 
   /** Folds every dirty key, read from `head`, into the tries and hands them out. */
   tries(head: StateView): StateTries {
+    this.head = head
     this.fold(head)
     return {
       accounts: this.accountTrie,
@@ -186,6 +228,7 @@ export class TrieStateCommitment implements StateCommitment {
 
   /** Folds every dirty key, read from `state`, into the tries (nothing to do, and nothing recorded, when none is). */
   private fold(state: StateView): void {
+    this.editedKeys = 0
     if (this.deferred !== undefined) this.buildDeferred(state, this.deferred)
     if (this.dirtyAccounts.size === 0 && this.dirtySlots.size === 0 && this.wiped.size === 0) return
     if (this.undoLog?.recording) this.recordRestorePoint()

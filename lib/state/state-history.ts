@@ -1,19 +1,19 @@
 /**
  * Sealed history: every account and storage word keeps the list of blocks where it changed,
  * so a read at the head is one map lookup and a read at block N one binary search, whatever
- * the number of blocks; sealing a block costs only the keys it touched. Keys the chain never
- * wrote fall through to the state source (nothing for a fresh chain; the fork point for a fork).
+ * the number of blocks; sealing a block costs only the keys it touched (a write of the value a
+ * key already holds adds no version). Keys the chain never wrote fall through to the state
+ * source (nothing for a fresh chain; the fork point for a fork). With `--prune-history N` only
+ * the head's state and the N blocks' before it are kept (history-pruning.ts).
  */
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
+import { HistoryPruner } from './history-pruning.ts'
+import { sameAccount, StorageHistory, Versions, type KeyVersions } from './key-versions.ts'
 import type { StateChanges, StateSource, StateView, Unloaded } from './state-view.ts'
 
-/** The values one key took, by the block that wrote them (ascending; never empty). */
-export interface KeyVersions<T> {
-  readonly blocks: readonly number[]
-  readonly values: readonly T[]
-}
+export type { KeyVersions } from './key-versions.ts'
 
 /** One address's history: its account's versions, and its storage words' with the blocks that wiped them all. */
 export interface HistoryEntry {
@@ -22,87 +22,25 @@ export interface HistoryEntry {
   readonly storage: { readonly wipes: readonly number[] | undefined; readonly slots: ReadonlyMap<bigint, KeyVersions<bigint>> } | undefined
 }
 
-/** The values one key took, by the block that wrote them (ascending). */
-class Versions<T> implements KeyVersions<T> {
-  readonly blocks: number[]
-  readonly values: T[]
-
-  constructor(block: number, value: T) {
-    this.blocks = [block]
-    this.values = [value]
-  }
-
-  get latest(): T {
-    return this.values[this.values.length - 1]
-  }
-
-  get latestBlock(): number {
-    return this.blocks[this.blocks.length - 1]
-  }
-
-  /** The index of the value in force at the end of `block`, or -1 if the key was not yet written. */
-  indexAt(block: number): number {
-    const { blocks } = this
-    let high = blocks.length - 1
-    if (blocks[high] <= block) return high
-    if (blocks[0] > block) return -1
-    let low = 0
-    while (low < high) {
-      const middle = (low + high + 1) >> 1
-      if (blocks[middle] <= block) low = middle
-      else high = middle - 1
-    }
-    return low
-  }
-
-  /**
-   * Records `value` as of `block` (overwriting a value already written in that block); with
-   * `undoable`, returns how to take the write back.
-   */
-  write(block: number, value: T, undoable: boolean): (() => void) | undefined {
-    const last = this.blocks.length - 1
-    if (this.blocks[last] === block) {
-      const previous = this.values[last]
-      this.values[last] = value
-      return undoable ? () => (this.values[last] = previous) : undefined
-    }
-    this.blocks.push(block)
-    this.values.push(value)
-    return undoable
-      ? () => {
-          this.blocks.pop()
-          this.values.pop()
-        }
-      : undefined
-  }
-}
-
-/** One account's storage history: each word's versions, and the blocks that wiped them all. */
-class StorageHistory {
-  readonly slots = new Map<bigint, Versions<bigint>>()
-  /** Blocks in which the storage was wiped (before that block's own writes), ascending. */
-  wipes: number[] | undefined
-
-  /** The latest wipe at or before `block`, or -1. */
-  wipeAt(block: number): number {
-    const wipes = this.wipes
-    if (wipes === undefined) return -1
-    for (let i = wipes.length - 1; i >= 0; i--) if (wipes[i] <= block) return wipes[i]
-    return -1
-  }
-}
-
 /** The state of every sealed block, readable at the head or at any earlier block. */
 export class StateHistory {
   private readonly accounts = new Map<Address, Versions<AccountState | undefined>>()
   private readonly storage = new Map<Address, StorageHistory>()
+  /** What drops the versions of blocks no longer kept (undefined: every block's state is kept). */
+  private readonly pruner: HistoryPruner | undefined
   /** The view at the newest sealed block. */
   readonly latest: StateView
 
+  /**
+   * @param pruneHistory keep the state of the head and of this many blocks before it only
+   *   (`--prune-history`; 0: the head's alone); undefined keeps every block's
+   */
   constructor(
     readonly source: StateSource,
     private readonly undoLog?: UndoLog,
+    pruneHistory?: number,
   ) {
+    this.pruner = pruneHistory === undefined ? undefined : new HistoryPruner(pruneHistory, undoLog)
     const { accounts, storage } = this
     this.latest = {
       source,
@@ -121,13 +59,23 @@ export class StateHistory {
     }
   }
 
-  /** The view at the end of block `blockNumber`. */
+  /**
+   * The view at the end of block `blockNumber`. Where that block's state is pruned, -32602
+   * `BlockOutOfRangeError` (Anvil's) now, and from every read of a view made before it was.
+   */
   at(blockNumber: number): StateView {
-    const { source } = this
+    const { source, pruner } = this
+    pruner?.check(blockNumber)
     return {
       source,
-      getAccount: (address) => this.accountAt(address, blockNumber),
-      getStorage: (address, slot) => this.storageAt(address, slot, blockNumber),
+      getAccount: (address) => {
+        pruner?.check(blockNumber)
+        return this.accountAt(address, blockNumber)
+      },
+      getStorage: (address, slot) => {
+        pruner?.check(blockNumber)
+        return this.storageAt(address, slot, blockNumber)
+      },
     }
   }
 
@@ -141,26 +89,31 @@ export class StateHistory {
   restore(entry: HistoryEntry): void {
     const { address, account, storage } = entry
     if (account !== undefined) {
-      const versions = new Versions(account.blocks[0], account.values[0])
-      versions.blocks.push(...account.blocks.slice(1))
-      versions.values.push(...account.values.slice(1))
-      this.accounts.set(address, versions)
+      this.accounts.set(address, this.restoredVersions(account))
     }
     if (storage !== undefined) {
       const history = new StorageHistory()
       history.wipes = storage.wipes === undefined ? undefined : [...storage.wipes]
-      for (const [slot, words] of storage.slots) {
-        const versions = new Versions(words.blocks[0], words.values[0])
-        versions.blocks.push(...words.blocks.slice(1))
-        versions.values.push(...words.values.slice(1))
-        history.slots.set(slot, versions)
-      }
+      for (const block of history.wipes ?? []) this.pruner?.noteWrite(block, history)
+      for (const [slot, words] of storage.slots) history.slots.set(slot, this.restoredVersions(words))
       this.storage.set(address, history)
     }
   }
 
+  /** A copy of dumped versions, each after the first queued for pruning. */
+  private restoredVersions<T>(dumped: KeyVersions<T>): Versions<T> {
+    const versions = new Versions(dumped.blocks[0], dumped.values[0])
+    for (let i = 1; i < dumped.blocks.length; i++) {
+      versions.blocks.push(dumped.blocks[i])
+      versions.values.push(dumped.values[i])
+      this.pruner?.noteWrite(dumped.blocks[i], versions)
+    }
+    return versions
+  }
+
   /** The non-zero storage words of `address` the history holds at the end of block `blockNumber` (the source's are not enumerated). */
   *storageWordsAt(address: Address, blockNumber: number): Iterable<[bigint, bigint]> {
+    this.pruner?.check(blockNumber)
     const history = this.storage.get(address)
     if (history === undefined) return
     const wipe = history.wipeAt(blockNumber)
@@ -170,24 +123,29 @@ export class StateHistory {
     }
   }
 
-
-  /** Records `changes` as the state at the end of block `blockNumber`. */
+  /** Records `changes` as the state at the end of block `blockNumber`, the new head (with pruning, older blocks' state falls away). */
   apply(blockNumber: number, changes: StateChanges): void {
     for (const [address, account] of changes.accounts) this.putAccount(blockNumber, address, account ?? undefined)
     for (const [address, slots] of changes.storage) {
       if (slots.cleared) this.wipeStorage(blockNumber, address)
       for (const [slot, value] of slots) this.putStorage(blockNumber, address, slot, value)
     }
+    this.pruner?.sealed(blockNumber)
   }
 
-  /** Writes one account as of `blockNumber` (undefined: deleted). */
+  /** Writes one account as of `blockNumber` (undefined: deleted); nothing if it already reads so. */
   putAccount(blockNumber: number, address: Address, account: AccountState | undefined): void {
+    const versions = this.accounts.get(address)
+    if (versions !== undefined && sameAccount(versions.latest, account)) return
     this.writeVersion(this.accounts, address, blockNumber, account)
   }
 
-  /** Writes one storage word as of `blockNumber`. */
+  /** Writes one storage word as of `blockNumber`; nothing if it already reads so (no wipe since its last write). */
   putStorage(blockNumber: number, address: Address, slot: bigint, value: bigint): void {
-    this.writeVersion(this.storageOf(address).slots, slot, blockNumber, value)
+    const history = this.storageOf(address)
+    const versions = history.slots.get(slot)
+    if (versions !== undefined && versions.latest === value && versions.latestBlock >= history.lastWipe) return
+    this.writeVersion(history.slots, slot, blockNumber, value)
   }
 
   /** Wipes the storage of `address` as of `blockNumber` (before that block's own writes). */
@@ -197,6 +155,7 @@ export class StateHistory {
     if (previous !== undefined && previous[previous.length - 1] === blockNumber) return
     history.wipes = previous === undefined ? [blockNumber] : [...previous, blockNumber]
     if (this.undoLog?.recording) this.undoLog.record(() => (history.wipes = previous))
+    this.pruner?.noteWrite(blockNumber, history)
   }
 
   /** Records `value` for `key` as of `blockNumber`, with its undo while a snapshot is open. */
@@ -207,8 +166,10 @@ export class StateHistory {
       versionsByKey.set(key, new Versions(blockNumber, value))
       if (recording) this.undoLog!.record(() => versionsByKey.delete(key))
     } else {
+      const added = versions.latestBlock !== blockNumber
       const undo = versions.write(blockNumber, value, recording)
       if (undo !== undefined) this.undoLog!.record(undo)
+      if (added) this.pruner?.noteWrite(blockNumber, versions)
     }
   }
 

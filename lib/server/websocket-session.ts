@@ -12,6 +12,21 @@ import type { SubscriptionRouter } from './subscription-router.ts'
 /** Unsent bytes a subscriber may accumulate before it is disconnected. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 
+/** Each notification result's JSON: a result is formatted once per event and shared by its subscribers, so it is serialized once too. */
+const resultJson = new WeakMap<object, string>()
+
+/** The `eth_subscription` message for `subscription` carrying `result`. */
+function notificationText(subscription: string, result: unknown): string {
+  let json: string
+  if (typeof result === 'object' && result !== null) {
+    json = resultJson.get(result) ?? JSON.stringify(result)
+    resultJson.set(result, json)
+  } else {
+    json = JSON.stringify(result)
+  }
+  return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":${JSON.stringify(subscription)},"result":${json}}}`
+}
+
 /** What a connection shares with its server. */
 export interface SessionContext {
   /** Every method, the subscription ones included. */
@@ -39,7 +54,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
   }
 
   const notify = (subscription: string, result: unknown): void => {
-    const text = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
+    const text = notificationText(subscription, result)
     if (announced.has(subscription)) send(text)
     else held.set(subscription, [...(held.get(subscription) ?? []), text])
   }

@@ -5,7 +5,7 @@
  */
 import { hexToBytes } from '@ethereumjs/util'
 import type { BlockContext } from '../execution/block-context.ts'
-import { orderedTrieRoot } from '../trie/ordered-trie.ts'
+import { orderedTrieRoot, type GrowingOrderedTrie } from '../trie/ordered-trie.ts'
 import type { Hash } from '../types.ts'
 import type { IncludedTransaction, SealedBlock } from './block.ts'
 import { blockSize } from './block-size.ts'
@@ -21,14 +21,22 @@ export interface BodyCommitments {
 }
 
 /** The logs bloom and the transactions and receipts roots of `transactions`, in block order. */
-export function commitBody(transactions: readonly IncludedTransaction[]): BodyCommitments {
+export function commitBody(transactions: readonly IncludedTransaction[], tries?: BodyTries): BodyCommitments {
   const logsBloom = new Uint8Array(BLOOM_BYTES)
   for (const { receipt } of transactions) mergeBloom(logsBloom, receipt.logsBloom)
+  const raws = transactions.map(({ transaction }) => transaction.raw)
+  const receipts = transactions.map(({ transaction, receipt }) => encodeReceipt(transaction, receipt))
   return {
     logsBloom,
-    transactionsRoot: orderedTrieRoot(transactions.map(({ transaction }) => transaction.raw)),
-    receiptsRoot: orderedTrieRoot(transactions.map(({ transaction, receipt }) => encodeReceipt(transaction, receipt))),
+    transactionsRoot: tries === undefined ? orderedTrieRoot(raws) : tries.transactions.rootOf(raws),
+    receiptsRoot: tries === undefined ? orderedTrieRoot(receipts) : tries.receipts.rootOf(receipts),
   }
+}
+
+/** The transactions and receipts tries of a block being built, kept from one assembly to the next (each costs what was added). */
+export interface BodyTries {
+  readonly transactions: GrowingOrderedTrie
+  readonly receipts: GrowingOrderedTrie
 }
 
 /** Everything a sealed block is made of besides what {@link commitBody} derives. */
@@ -44,6 +52,8 @@ export interface BlockParts {
   readonly requestsHash: Uint8Array | undefined
   /** Blob gas used: none on the devnet's own chains, the DA footprint of an OP-stack block (Jovian). */
   readonly blobGasUsed?: bigint
+  /** The block's tries as its previous assembly left them (the pending block's), if any. */
+  readonly tries?: BodyTries
 }
 
 const ZERO_BEACON_ROOT = new Uint8Array(32)
@@ -55,7 +65,7 @@ export function assembleBlock(parts: BlockParts): SealedBlock {
     parentHash: typeof parts.parentHash === 'string' ? hexToBytes(parts.parentHash) : parts.parentHash,
     coinbase: context.coinbase,
     stateRoot: parts.stateRoot,
-    ...commitBody(transactions),
+    ...commitBody(transactions, parts.tries),
     number: context.number,
     gasLimit: context.gasLimit,
     gasUsed: parts.gasUsed,

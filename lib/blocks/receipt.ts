@@ -59,8 +59,20 @@ export interface L1FeeReceiptFields {
   readonly daFootprint: bigint
 }
 
+/** Each receipt's encoding: a receipt never changes, and the pending block's preview commits to it at every tick. */
+const encodedReceipts = new WeakMap<TransactionReceipt, Uint8Array>()
+
 /** The receipt of `transaction` as the receipts root commits to it: `type || rlp(...)` for typed transactions. */
 export function encodeReceipt(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
+  let encoded = encodedReceipts.get(receipt)
+  if (encoded === undefined) {
+    encoded = encodeReceiptOnce(transaction, receipt)
+    encodedReceipts.set(receipt, encoded)
+  }
+  return encoded
+}
+
+function encodeReceiptOnce(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
   const { type } = transaction
   const fields: Input[] = [
     receipt.status === 1 ? Uint8Array.of(1) : new Uint8Array(0),

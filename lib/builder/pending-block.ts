@@ -13,6 +13,7 @@ import { StateLayer } from '../state/state-layer.ts'
 import type { StateChanges, StateView } from '../state/state-view.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Hash } from '../types.ts'
+import { GrowingOrderedTrie } from '../trie/ordered-trie.ts'
 
 /** One pre-confirmation (a flashblock) of the pending block. */
 export interface PreconfirmationRecord {
@@ -69,6 +70,10 @@ export class PendingBlock implements PendingBlockView {
   readonly preconfirmations: PreconfirmationRecord[] = []
   private readonly segments: Segment[] = []
   private blockContext: BlockContext
+  /** The transactions and receipts tries, grown tick after tick (each preview and the seal cost only what was added). */
+  private readonly tries = { transactions: new GrowingOrderedTrie(), receipts: new GrowingOrderedTrie() }
+  /** The last preview, and the state of the block it was made from. */
+  private previewed: { count: number; last: IncludedTransaction | undefined; context: BlockContext; record: PreconfirmationRecord | undefined; block: SealedBlock } | undefined
   /** The read-only view handed to users. */
   readonly view: PendingBlockView
 
@@ -104,12 +109,17 @@ export class PendingBlock implements PendingBlockView {
   /** The block as it seals with `stateRoot`. */
   parts(stateRoot: Uint8Array): BlockParts {
     const { context, transactions, gasUsed, parentHash, header } = this
-    return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash, blobGasUsed: daFootprint(transactions) }
+    return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash, blobGasUsed: daFootprint(transactions), tries: this.tries }
   }
 
-  /** The block as it would seal now, with 32 zero bytes for its state root. */
+  /** The block as it would seal now, with 32 zero bytes for its state root; assembled once per state of the block (reads and subscribers between two ticks share it). */
   preview(): SealedBlock {
-    return assembleBlock(this.parts(ZERO_STATE_ROOT))
+    const { transactions, blockContext: context, preconfirmations } = this
+    const key = this.previewed
+    if (key !== undefined && key.count === transactions.length && key.last === transactions.at(-1) && key.context === context && key.record === preconfirmations.at(-1)) return key.block
+    const block = assembleBlock(this.parts(ZERO_STATE_ROOT))
+    this.previewed = { count: transactions.length, last: transactions.at(-1), context, record: preconfirmations.at(-1), block }
+    return block
   }
 
   /** Number, timestamp, base fee, … of the block: what its transactions execute in. */

@@ -7,11 +7,42 @@ import { trieInsert } from './merkle-patricia-trie.ts'
 import { rlpBytes, trieRoot } from './trie-encoding.ts'
 import { keyToNibbles, type TrieNode } from './trie-nodes.ts'
 
-/** The trie root of `items`, each stored at key rlp(index). */
-export function orderedTrieRoot(items: readonly Uint8Array[]): Uint8Array {
-  let root: TrieNode | undefined
-  for (let i = 0; i < items.length; i++) {
+/** The trie of `items` from `start` on inserted into `root` (which holds those before), each at key rlp(index). */
+function insertFrom(root: TrieNode | undefined, items: readonly Uint8Array[], start: number): TrieNode | undefined {
+  for (let i = start; i < items.length; i++) {
     root = trieInsert(root, keyToNibbles(rlpBytes(bigIntToUnpaddedBytes(BigInt(i)))), 0, items[i])
   }
-  return trieRoot(root)
+  return root
+}
+
+/** The trie root of `items`, each stored at key rlp(index). */
+export function orderedTrieRoot(items: readonly Uint8Array[]): Uint8Array {
+  return trieRoot(insertFrom(undefined, items, 0))
+}
+
+/**
+ * The ordered trie of a list that grows between calls (the pending block's transactions and
+ * receipts, tick after tick): each root costs the items added since the last call, as the trie
+ * keeps its nodes and their hashes. A list that is not the last one plus new items (a drop, a
+ * revert) is rebuilt.
+ */
+export class GrowingOrderedTrie {
+  private root: TrieNode | undefined
+  private items: readonly Uint8Array[] = []
+
+  /** The trie root of `items`. */
+  rootOf(items: readonly Uint8Array[]): Uint8Array {
+    const known = this.items.length
+    this.root = this.extends(items) ? insertFrom(this.root, items, known) : insertFrom(undefined, items, 0)
+    this.items = items
+    return trieRoot(this.root)
+  }
+
+  /** Whether `items` starts with the very items of the last call (compared by identity: a pointer check each, no hashing). */
+  private extends(items: readonly Uint8Array[]): boolean {
+    const known = this.items
+    if (items.length < known.length) return false
+    for (let i = 0; i < known.length; i++) if (items[i] !== known[i]) return false
+    return true
+  }
 }

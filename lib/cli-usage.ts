@@ -6,7 +6,8 @@ import { faultOptions } from './faults/fault-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
 import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { txpoolOptions } from './txpool/pool-options.ts'
-import { chainOptions, serverOptions, type OptionDefinition } from './options.ts'
+import { serverOptions } from './cli-options.ts'
+import { chainOptions, type OptionDefinition } from './options.ts'
 import { httpSafetyOptions } from './server/http-options.ts'
 
 type Definition = OptionDefinition<never, unknown>

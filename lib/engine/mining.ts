@@ -1,9 +1,8 @@
 /**
  * When blocks happen: the mining modes, the clock's timeline of ticks and seals, and the
- * immediate controls (`preconf_tick`, `evm_mine`, `anvil_mine`). Every tick and seal goes
- * through here, so each emits its event once; here too the faults in force take effect: ticks
- * skipped or stalled (a stalled block is still built, silently, at its seal) and
- * pre-confirmations dropped.
+ * immediate controls (`preconf_tick`, `evm_mine`, `anvil_mine`). Every tick and seal goes through
+ * here, so each emits its event once; here too the faults in force take effect: ticks skipped or
+ * stalled (a stalled block is still built, silently, at its seal) and pre-confirmations dropped.
  */
 import type { SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'

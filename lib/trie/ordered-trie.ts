@@ -3,7 +3,7 @@
  * rlp(index), as block headers commit to them.
  */
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { trieInsert } from './merkle-patricia-trie.ts'
+import { trieFromEntries, trieInsert } from './merkle-patricia-trie.ts'
 import { rlpBytes, trieRoot } from './trie-encoding.ts'
 import { keyToNibbles, type TrieNode } from './trie-nodes.ts'
 
@@ -15,9 +15,14 @@ function insertFrom(root: TrieNode | undefined, items: readonly Uint8Array[], st
   return root
 }
 
+/** The trie of `items`, each at key rlp(index), built in one pass (rlp keys are prefix-free, as the bulk build needs). */
+function buildTrie(items: readonly Uint8Array[]): TrieNode | undefined {
+  return trieFromEntries(items.map((item, i) => [keyToNibbles(rlpBytes(bigIntToUnpaddedBytes(BigInt(i)))), item] as const))
+}
+
 /** The trie root of `items`, each stored at key rlp(index). */
 export function orderedTrieRoot(items: readonly Uint8Array[]): Uint8Array {
-  return trieRoot(insertFrom(undefined, items, 0))
+  return trieRoot(buildTrie(items))
 }
 
 /**
@@ -33,7 +38,7 @@ export class GrowingOrderedTrie {
   /** The trie root of `items`. */
   rootOf(items: readonly Uint8Array[]): Uint8Array {
     const known = this.items.length
-    this.root = this.extends(items) ? insertFrom(this.root, items, known) : insertFrom(undefined, items, 0)
+    this.root = known > 0 && this.extends(items) ? insertFrom(this.root, items, known) : buildTrie(items)
     this.items = items
     return trieRoot(this.root)
   }

@@ -4,6 +4,7 @@
  * subscriber that stops reading is disconnected once its backlog passes
  * {@link MAX_BACKLOG_BYTES}, so it never holds the chain.
  */
+import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
 import { ParseError } from '../errors.ts'
 import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
@@ -44,11 +45,25 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
   const announced = new Set<string>()
   const held = new Map<string, string[]>()
 
+  // The TCP socket under the WebSocket (ws keeps it as `_socket`): corked while a burst of
+  // messages is sent, so a tick's notifications leave in one write rather than a syscall each.
+  const transport = (socket as unknown as { _socket?: Socket })._socket
+  let corked = false
+  const uncork = (): void => {
+    corked = false
+    transport?.uncork()
+  }
+
   const send = (text: string): void => {
     if (socket.readyState !== socket.OPEN) return
     if (socket.bufferedAmount > MAX_BACKLOG_BYTES) {
       socket.terminate()
       return
+    }
+    if (!corked && transport !== undefined) {
+      corked = true
+      transport.cork()
+      process.nextTick(uncork)
     }
     socket.send(text)
   }

@@ -40,6 +40,7 @@ const readTargets: Readonly<Record<string, ReadTarget>> = {
   eth_estimateGas: state(1),
   eth_createAccessList: state(1),
   eth_getAccount: state(1),
+  eth_getAccountInfo: state(1),
   eth_simulateV1: state(1),
   debug_traceCall: state(1),
   eth_getProof: contents(2),

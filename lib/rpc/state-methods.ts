@@ -29,6 +29,12 @@ export const stateMethods: Readonly<Record<string, MethodDefinition>> = {
     formatted(view.reads.storage(account, slot, selector), toWord),
   ),
   eth_getTransactionCount: method([address('0'), block(1)], ({ view }, account, selector) => formatted(view.reads.nonce(account, selector), toQuantity)),
+  // Anvil's: the three reads in one answer, in its field order; the nonce is eth_getTransactionCount's.
+  eth_getAccountInfo: method([address('0'), block(1)], async ({ view }, account, selector) => {
+    const { reads } = view
+    const [balance, nonce, code] = await Promise.all([reads.balance(account, selector), reads.nonce(account, selector), reads.code(account, selector)])
+    return { balance: toQuantity(balance), nonce: toQuantity(nonce), code: formatCode(code) }
+  }),
   eth_call: method([required('0 (call)', parseCallRequest), block(1), stateOverrides, blockOverrides], async ({ view }, request, selector, state, block) =>
     toData(callResultOrThrow(await view.calls.call(request, selector, { state, block }))),
   ),

@@ -149,6 +149,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_createAccessList: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest')],
   eth_getProof: [p('0 (address)', 'address', true, ALICE), p('1 (storageKeys)', 'storageKeys', true, []), p('2 (block)', 'block', false, 'latest')],
   eth_getAccount: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
+  eth_getAccountInfo: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
   eth_simulateV1: [p('0 (payload)', 'object', true, { blockStateCalls: [{ calls: [] }] }), p('1 (block)', 'block', false, 'latest')],
   // The mempool (geth's txpool namespace).
   txpool_status: [],
@@ -268,6 +269,7 @@ export const READ_ONLY_METHODS = [
   'eth_createAccessList',
   'eth_getProof',
   'eth_getAccount',
+  'eth_getAccountInfo',
   'eth_simulateV1',
   'txpool_status',
   'txpool_content',

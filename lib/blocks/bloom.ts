@@ -25,8 +25,12 @@ export function bloomMayContain(bloom: Uint8Array, value: Uint8Array): boolean {
   return true
 }
 
+/** The bloom of no logs, shared by every receipt without any (a receipt's bloom is never written once made). */
+const EMPTY_BLOOM = new Uint8Array(BLOOM_BYTES)
+
 /** The bloom of a list of logs: each emitter address and topic. */
 export function logsBloom(logs: readonly Log[]): Uint8Array {
+  if (logs.length === 0) return EMPTY_BLOOM
   const bloom = new Uint8Array(BLOOM_BYTES)
   for (const log of logs) {
     addToBloom(bloom, hexToBytes(log.address))
@@ -37,5 +41,6 @@ export function logsBloom(logs: readonly Log[]): Uint8Array {
 
 /** ORs `source` into `target` (a block's bloom from its receipts'). */
 export function mergeBloom(target: Uint8Array, source: Uint8Array): void {
+  if (source === EMPTY_BLOOM) return
   for (let i = 0; i < BLOOM_BYTES; i++) target[i] |= source[i]
 }

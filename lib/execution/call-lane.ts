@@ -26,8 +26,8 @@ export interface CallLaneParts {
   readonly serialize: Serializer
   /** How long a run may take (ms); 0: no limit. */
   readonly timeoutMs: number
-  /** Freezes the chain's views; without it, a long run keeps the serializer to its end (still pausing between slices). */
-  readonly freeze?: ViewFreezer
+  /** Freezes the chain's views, so a long run can let go of the serializer. */
+  readonly freeze: ViewFreezer
 }
 
 /** One run on the lane: the environment it executes in and the state it reads. */
@@ -48,7 +48,7 @@ export class CallRun {
   ) {
     const { freeze } = parts
     this.pacer = new CallPacer(parts.timeoutMs, text, () => {
-      if (freeze === undefined || this.detached) return
+      if (this.detached) return
       for (const base of this.bases) base.freeze(freeze)
       this.detached = true
       release()

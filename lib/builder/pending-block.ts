@@ -9,6 +9,7 @@
 import { assembleBlock, type BlockParts } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockContext } from '../execution/block-context.ts'
+import { AddressSieve } from '../state/address-sieve.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import type { StateChanges, StateView } from '../state/state-view.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
@@ -86,7 +87,7 @@ export class PendingBlock implements PendingBlockView {
     private readonly undoLog?: UndoLog,
   ) {
     this.blockContext = context
-    this.state = new StateLayer(head, undoLog)
+    this.state = new StateLayer(head, undoLog, new AddressSieve())
     const block = this
     this.view = Object.freeze({
       get context() {
@@ -185,7 +186,7 @@ export class PendingBlock implements PendingBlockView {
     const before = { state: this.state, segments: [...this.segments], preconfirmations: [...this.preconfirmations], transactions: [...this.transactions] }
     const withdrawn = this.preconfirmations.slice(keep)
     this.removeLast(withdrawn.length)
-    this.state = new StateLayer(this.head, this.undoLog)
+    this.state = new StateLayer(this.head, this.undoLog, new AddressSieve())
     for (const segment of this.segments) {
       if ('edits' in segment) for (const edit of segment.edits) edit(this.state)
       else this.state.apply(segment.preconfirmation.changes)

@@ -7,6 +7,7 @@
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
+import type { AddressSieve } from './address-sieve.ts'
 import type { StateChanges, StateSource, StateView, StorageWrites, Unloaded } from './state-view.ts'
 
 /** One account's storage writes in a layer. */
@@ -38,10 +39,13 @@ export class StateLayer implements StateView, StateChanges {
    * @param parent the view this layer writes over
    * @param undoLog set for layers that outlive a call (the pre-confirmed block): their writes
    *   are undone when a snapshot is reverted
+   * @param sieve set for layers that grow large (the pre-confirmed block): reads of addresses
+   *   the layer never wrote skip its maps
    */
   constructor(
     readonly parent: StateView,
     private readonly undoLog?: UndoLog,
+    private readonly sieve?: AddressSieve,
   ) {}
 
   get source(): StateSource {
@@ -49,13 +53,15 @@ export class StateLayer implements StateView, StateChanges {
   }
 
   getAccount(address: Address): AccountState | undefined | Unloaded {
-    const own = this.accounts.get(address)
-    if (own !== undefined) return own ?? undefined
+    if (this.sieve === undefined || this.sieve.mayHold(address)) {
+      const own = this.accounts.get(address)
+      if (own !== undefined) return own ?? undefined
+    }
     return this.parent.getAccount(address)
   }
 
   getStorage(address: Address, slot: bigint): bigint | Unloaded {
-    const own = this.storage.get(address)
+    const own = this.sieve === undefined || this.sieve.mayHold(address) ? this.storage.get(address) : undefined
     if (own !== undefined) {
       const value = own.get(slot)
       if (value !== undefined) return value
@@ -80,6 +86,7 @@ export class StateLayer implements StateView, StateChanges {
     if (slots === undefined) {
       slots = new Slots(false)
       this.storage.set(address, slots)
+      this.sieve?.add(address)
     }
     const previous = slots.get(slot)
     if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'slot', address, slot, previous: previous === undefined ? ABSENT : previous })
@@ -98,6 +105,7 @@ export class StateLayer implements StateView, StateChanges {
       this.undoLog.record(() => (previous === undefined ? this.storage.delete(address) : this.storage.set(address, previous)))
     }
     this.storage.set(address, new Slots(true))
+    this.sieve?.add(address)
   }
 
   /** Opens a checkpoint: writes from here on can be undone by {@link revert}. */
@@ -149,5 +157,6 @@ export class StateLayer implements StateView, StateChanges {
       this.undoLog.record(() => (previous === undefined ? this.accounts.delete(address) : this.accounts.set(address, previous)))
     }
     this.accounts.set(address, account)
+    this.sieve?.add(address)
   }
 }

@@ -189,6 +189,14 @@ export class HeaderNotFoundError extends RPCError {
   }
 }
 
+/** -32000 for a parameter geth decodes but then refuses, with geth's text (a trace config's `timeout`: `time: invalid duration "x"`). */
+export class RejectedParameterError extends RPCError {
+  override name = 'RejectedParameterError'
+  constructor(message: string) {
+    super(RPCErrorCode.server, message)
+  }
+}
+
 /** -32000 for a test control given an input it cannot honour (Hardhat's InvalidInputError). */
 export class InvalidInputError extends RPCError {
   override name = 'InvalidInputError'

@@ -105,7 +105,7 @@ export class Tracing {
       const { index } = location.included
       const state = await this.replay(block, index, run)
       return this.trace(block, state, block.transactions[index], spec, run)
-    })
+    }, spec.timeoutMs)
   }
 
   /** The traces of every transaction of a block, in order (geth's debug_traceBlockBy*); the block shares one time box. */
@@ -116,7 +116,7 @@ export class Tracing {
       const traces: TransactionTrace[] = []
       for (const included of block.transactions) traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run) })
       return traces
-    })
+    }, spec.timeoutMs)
   }
 
   /** The trace of `request` run as `eth_call` at `selector`. */
@@ -125,7 +125,7 @@ export class Tracing {
       const resolved = view.blocks.resolve(selector)
       const state = run.base(resolved.state)
       return withTracer(spec, state, (tracer) => traceCall(request, state, resolved.context, run.environment, tracer))
-    })
+    }, spec.timeoutMs)
   }
 
   /** The block `selector` names, ready to re-execute; geth's errors for a missing block and for genesis. */

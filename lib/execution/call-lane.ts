@@ -14,7 +14,7 @@
 import type { Serializer } from '../clock/serializer.ts'
 import { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import type { StateView } from '../state/state-view.ts'
-import { CallPacer, type TimeoutText } from './call-pacer.ts'
+import { CallPacer, timeoutError, type TimeoutText } from './call-pacer.ts'
 import { CallBase, type ViewFreezer } from './call-state.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 
@@ -39,15 +39,17 @@ export class CallRun {
   /**
    * @param environment the environment to execute in (a paced EVM of the lane)
    * @param release lets go of the serializer (once the run, having lasted a slice, has its state frozen)
+   * @param limitMs how long the run may take (ms); 0: no limit
    */
   constructor(
     readonly environment: ExecutionEnvironment,
     text: TimeoutText,
     parts: CallLaneParts,
     release: () => void,
+    limitMs: number,
   ) {
     const { freeze } = parts
-    this.pacer = new CallPacer(parts.timeoutMs, text, () => {
+    this.pacer = new CallPacer(limitMs, text, () => {
       if (this.detached) return
       for (const base of this.bases) base.freeze(freeze)
       this.detached = true
@@ -74,16 +76,18 @@ export class CallLane {
   /**
    * Runs `work` in its turn on the serializer, on an EVM of the lane, until it ends or its time is
    * up (then it throws geth's error for `text`: `execution aborted (timeout = 5s)` or `execution
-   * timeout`). `work` must read the chain's state through {@link CallRun.base}.
+   * timeout`). `work` must read the chain's state through {@link CallRun.base}. `limitMs` (a
+   * trace's own `timeout`) replaces the chain's time box; 0 or less is over before the run starts.
    */
-  async run<T>(text: TimeoutText, work: (run: CallRun) => Promise<T>): Promise<T> {
+  async run<T>(text: TimeoutText, work: (run: CallRun) => Promise<T>, limitMs?: number): Promise<T> {
+    if (limitMs !== undefined && limitMs <= 0) throw timeoutError(text, 0)
     let run: CallRun | undefined
     let done: Promise<T> | undefined
     // The serializer's turn lasts until the run ends or lets go of it.
     await this.parts.serialize(
       () =>
         new Promise<void>((release) => {
-          run = new CallRun(this.idle.pop() ?? this.environment(), text, this.parts, release)
+          run = new CallRun(this.idle.pop() ?? this.environment(), text, this.parts, release, limitMs ?? this.parts.timeoutMs)
           done = work(run)
           done.then(() => release(), () => release())
         }),

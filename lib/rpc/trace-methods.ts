@@ -17,6 +17,7 @@ import type { StructLog, StructLoggerResult } from '../execution/tracers/struct-
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
 import { ResourceNotFoundError } from '../errors.ts'
 import { describeValue, invalidArgument, parseHash, toData, toQuantity, toWord } from './hex.ts'
+import { parseGoDuration } from './go-duration.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag, parseBoolean, parseCallRequest } from './params.ts'
 
@@ -35,9 +36,27 @@ function objectOf(value: unknown, name: string, what: string): Options {
   return value as Options
 }
 
-/** geth's TraceConfig: no tracer is the struct logger (with its four switches); or callTracer / prestateTracer with their `tracerConfig`. */
+/**
+ * geth's TraceConfig: no tracer is the struct logger (with its four switches); or callTracer /
+ * prestateTracer with their `tracerConfig`; and `timeout`, a Go duration (geth's default 5s is
+ * our call timeout).
+ */
 function parseTraceConfig(value: unknown, name: string): TracerSpec {
   const options = objectOf(value, name, 'a trace config')
+  const timeoutMs = parseTraceTimeout(options.timeout, `${name}.timeout`)
+  const spec = parseTracer(options, name)
+  return timeoutMs === undefined ? spec : { ...spec, timeoutMs }
+}
+
+/** A trace's `timeout`: a Go duration string (`"10s"`, `"1m30s"`), in ms. */
+function parseTraceTimeout(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw invalidArgument(name, `expected a duration such as "10s", got ${describeValue(value)}`)
+  return parseGoDuration(value)
+}
+
+/** The tracer a trace config names, with its options. */
+function parseTracer(options: Options, name: string): TracerSpec {
   const { tracer } = options
   if (tracer === undefined || tracer === null) {
     const config = { enableMemory: flag(options, 'enableMemory', name), disableStack: flag(options, 'disableStack', name), disableStorage: flag(options, 'disableStorage', name), enableReturnData: flag(options, 'enableReturnData', name) }

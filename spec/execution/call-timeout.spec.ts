@@ -80,6 +80,32 @@ describe('time-boxed calls (geth --rpc.evmtimeout)', () => {
     expect([simulation.error?.code, simulation.error?.message]).to.deep.equal([-32000, 'execution aborted (timeout = 200ms)'])
   })
 
+  it("a trace config's `timeout` (a Go duration, geth's TraceConfig.Timeout) replaces the limit for that trace, longer or shorter", async () => {
+    const chain = await installed({ callTimeoutMs: 150 })
+    const traceLoop = (timeout: unknown) => timed(chain.request({ method: 'debug_traceCall', params: [{ to: LOOP_AT }, 'latest', { tracer: 'callTracer', timeout }] }))
+    const longer = await traceLoop('450ms')
+    expect([longer.error?.code, longer.error?.message]).to.deep.equal([-32000, 'execution timeout'])
+    expect(longer.ms).to.be.within(445, 900)
+    const shorter = await timed(chain.request({ method: 'debug_traceCall', params: [{ to: LOOP_AT }, 'latest', { timeout: '50ms' }] }))
+    expect([shorter.error?.code, shorter.error?.message]).to.deep.equal([-32000, 'execution timeout'])
+    expect(shorter.ms).to.be.within(45, 140)
+    // geth's deadline of 0 or less has passed before the trace starts.
+    const over = await traceLoop('0s')
+    expect([over.error?.code, over.error?.message]).to.deep.equal([-32000, 'execution timeout'])
+    expect(over.ms).to.be.below(50)
+    // A trace that ends in time is unchanged by its timeout.
+    const reader = await chain.request({ method: 'debug_traceCall', params: [{ to: READER_AT }, 'latest', { tracer: 'callTracer', timeout: '1m' }] })
+    expect((reader as { output: string }).output).to.equal(`0x${'3e8'.padStart(64, '0')}`)
+  })
+
+  it("a trace config's `timeout` that is not a Go duration is refused as geth refuses it", async () => {
+    const chain = await installed({ callTimeoutMs: 150 })
+    const invalid = await rejection(chain.request({ method: 'debug_traceCall', params: [{ to: READER_AT }, 'latest', { timeout: '10' }] }), RPCError)
+    expect([invalid.code, invalid.message]).to.deep.equal([-32000, 'time: missing unit in duration "10"'])
+    const notText = await rejection(chain.request({ method: 'debug_traceCall', params: [{ to: READER_AT }, 'latest', { timeout: 10 }] }), RPCError)
+    expect(notText.code).to.equal(-32602)
+  })
+
   it('0 lifts the limit: the loop runs to the end of its gas, as before (geth: -32000 `out of gas`)', async () => {
     const chain = await installed({ callTimeoutMs: 0 })
     const error = await rejection(chain.request({ method: 'eth_call', params: [{ to: LOOP_AT, gas: '0x2dc6c0' }, 'latest'] }), RPCError)

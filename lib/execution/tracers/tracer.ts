@@ -122,8 +122,12 @@ export interface PrestateTracerConfig {
   readonly includeEmpty: boolean
 }
 
-/** The tracer a trace request names, with its options. */
-export type TracerSpec =
+/**
+ * The tracer a trace request names, with its options, and its time box: geth's `timeout` in ms
+ * (default: the chain's call timeout; 0 or less: over before it starts).
+ */
+export type TracerSpec = (
   | { readonly tracer: 'structLogger'; readonly config: StructLoggerConfig }
   | { readonly tracer: 'callTracer'; readonly config: CallTracerConfig }
   | { readonly tracer: 'prestateTracer'; readonly config: PrestateTracerConfig }
+) & { readonly timeoutMs?: number }

@@ -74,7 +74,7 @@ export class PendingBlock implements PendingBlockView {
   /** The transactions and receipts tries, grown tick after tick (each preview and the seal cost only what was added). */
   private readonly tries = { transactions: new GrowingOrderedTrie(), receipts: new GrowingOrderedTrie() }
   /** The last preview, and the state of the block it was made from. */
-  private previewed: { count: number; last: IncludedTransaction | undefined; context: BlockContext; record: PreconfirmationRecord | undefined; block: SealedBlock } | undefined
+  private previewed: { count: number; last: IncludedTransaction | undefined; context: BlockContext; block: SealedBlock } | undefined
   /** The read-only view handed to users. */
   readonly view: PendingBlockView
 
@@ -113,13 +113,18 @@ export class PendingBlock implements PendingBlockView {
     return { parentHash, context, transactions, gasUsed, stateRoot, extraData: header.extraData, requestsHash: header.requestsHash, blobGasUsed: daFootprint(transactions), tries: this.tries }
   }
 
-  /** The block as it would seal now, with 32 zero bytes for its state root; assembled once per state of the block (reads and subscribers between two ticks share it). */
+  /**
+   * The block as it would seal now, with 32 zero bytes for its state root; assembled once per
+   * state of the block: reads and subscribers between two ticks share it, and so do the ticks
+   * that add nothing (what the block holds is its context and its transactions, each executed
+   * once: a truncation and a re-run make new ones).
+   */
   preview(): SealedBlock {
-    const { transactions, blockContext: context, preconfirmations } = this
+    const { transactions, blockContext: context } = this
     const key = this.previewed
-    if (key !== undefined && key.count === transactions.length && key.last === transactions.at(-1) && key.context === context && key.record === preconfirmations.at(-1)) return key.block
+    if (key !== undefined && key.count === transactions.length && key.last === transactions.at(-1) && key.context === context) return key.block
     const block = assembleBlock(this.parts(ZERO_STATE_ROOT))
-    this.previewed = { count: transactions.length, last: transactions.at(-1), context, record: preconfirmations.at(-1), block }
+    this.previewed = { count: transactions.length, last: transactions.at(-1), context, block }
     return block
   }
 

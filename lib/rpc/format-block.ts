@@ -3,7 +3,7 @@
  * its preview — the block as it would seal now — with 32 zero bytes for its hash and state root
  * (neither is final before the seal), as Base's flashblocks nodes answer.
  */
-import type { SealedBlock } from '../blocks/block.ts'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import { EMPTY_OMMERS_HASH } from '../blocks/header.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
 import type { Hash } from '../types.ts'
@@ -12,7 +12,10 @@ import { toData, toQuantity } from './hex.ts'
 
 const ZERO_NONCE = '0x0000000000000000'
 
-function format(block: SealedBlock, hash: Hash, stateRoot: string, ref: BlockRef, fullTransactions: boolean): Record<string, unknown> {
+/** A transaction of a block to its JSON-RPC form, in that block. */
+export type TransactionFormatter = (included: IncludedTransaction, ref: BlockRef) => unknown
+
+function format(block: SealedBlock, hash: Hash, stateRoot: string, ref: BlockRef, fullTransactions: boolean, formatTransaction: TransactionFormatter = formatIncluded): Record<string, unknown> {
   const { header } = block
   return {
     number: toQuantity(header.number),
@@ -39,7 +42,7 @@ function format(block: SealedBlock, hash: Hash, stateRoot: string, ref: BlockRef
     excessBlobGas: toQuantity(header.excessBlobGas),
     parentBeaconBlockRoot: toData(header.parentBeaconBlockRoot),
     ...(header.requestsHash === undefined ? {} : { requestsHash: toData(header.requestsHash) }),
-    transactions: block.transactions.map((included) => (fullTransactions ? formatIncluded(included, ref) : included.transaction.hash)),
+    transactions: block.transactions.map((included) => (fullTransactions ? formatTransaction(included, ref) : included.transaction.hash)),
     uncles: [],
     withdrawals: [],
   }
@@ -50,9 +53,12 @@ export function formatBlock(block: SealedBlock, fullTransactions: boolean): Reco
   return format(block, block.hash, toData(block.header.stateRoot), sealedRef(block), fullTransactions)
 }
 
-/** The pre-confirmed block as `eth_getBlockByNumber('pending')` returns it: its transactions so far. */
-export function formatPendingBlock(pending: PendingBlockView, fullTransactions: boolean): Record<string, unknown> {
-  return format(pending.preview(), PENDING_BLOCK_HASH, PENDING_BLOCK_HASH, pendingRef(pending), fullTransactions)
+/**
+ * The pre-confirmed block as `eth_getBlockByNumber('pending')` returns it: its transactions so
+ * far (each through `formatTransaction` if given: a stream of the block reuses what it formatted).
+ */
+export function formatPendingBlock(pending: PendingBlockView, fullTransactions: boolean, formatTransaction?: TransactionFormatter): Record<string, unknown> {
+  return format(pending.preview(), PENDING_BLOCK_HASH, PENDING_BLOCK_HASH, pendingRef(pending), fullTransactions, formatTransaction)
 }
 
 /** A sealed block's header, as the `newHeads` subscription sends it. */

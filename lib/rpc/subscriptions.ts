@@ -6,18 +6,18 @@
  * in a tick, once (a hash, or with `true` the transaction with its logs); `newFlashblocks` the
  * pending block after every tick; `pendingLogs` the logs of newly pre-confirmed transactions.
  * Standard streams: `newHeads` and `logs` on each seal, `newPendingTransactions` on admission.
- * Headers, pending blocks and transactions with logs are formatted once per event, whatever the
- * number of subscribers.
+ * Headers and transactions with logs are formatted once per event, whatever the number of
+ * subscribers; the pending block once per state (each of its transactions once per block).
  */
-import type { SealedBlock } from '../blocks/block.ts'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { Preconfirmation } from '../builder/builder.ts'
 import type { Engine } from '../engine/engine.ts'
 import type { ChainEmitter, ChainEvents, SubscriptionMessage } from '../engine/events.ts'
 import { InvalidParamsError } from '../errors.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
-import { formatHeader, formatPendingBlock } from './format-block.ts'
-import { formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef } from './format-transaction.ts'
+import { formatHeader, formatPendingBlock, type TransactionFormatter } from './format-block.ts'
+import { formatIncluded, formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef } from './format-transaction.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
 import { parseBoolean } from './params.ts'
 
@@ -26,7 +26,15 @@ type Unsubscribe = () => void
 
 const headers = new WeakMap<SealedBlock, unknown>()
 const transactionsWithLogs = new WeakMap<Preconfirmation, unknown[]>()
-const pendingBlocks = new WeakMap<Preconfirmation, unknown>()
+/** The pending block's JSON by its preview: a tick that adds nothing streams the same block. */
+const pendingBlocks = new WeakMap<SealedBlock, unknown>()
+/**
+ * Each pre-confirmed transaction's JSON in the pending block, formatted at the first tick that
+ * streams it: it stays in the block, at its index and in its context, until the seal (a
+ * truncation re-runs transactions as new ones), so later ticks stream the same object.
+ */
+const pendingTransactions = new WeakMap<IncludedTransaction, unknown>()
+const formatPendingTransaction: TransactionFormatter = (included, ref) => once(pendingTransactions, included, () => formatIncluded(included, ref))
 
 /** The cached value for `event`, computed on first use (events are shared by all subscribers). */
 function once<E extends object, R>(cache: WeakMap<E, R>, event: E, compute: () => R): R {
@@ -106,9 +114,10 @@ export class Subscriptions {
       case 'newFlashblockTransactions':
         return this.preconfirmedTransactions(option, notify)
       case 'newFlashblocks':
-        return this.listen('preconfirmation', (preconfirmation) =>
-          notify(once(pendingBlocks, preconfirmation, () => formatPendingBlock(this.engine.blocks.pending.view, true))),
-        )
+        return this.listen('preconfirmation', () => {
+          const { view } = this.engine.blocks.pending
+          notify(once(pendingBlocks, view.preview(), () => formatPendingBlock(view, true, formatPendingTransaction)))
+        })
       case 'pendingLogs': {
         const filter = parseLogFilter(option, '1 (filter)')
         return this.listen('preconfirmation', (preconfirmation) => {

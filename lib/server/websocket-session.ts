@@ -13,19 +13,30 @@ import type { SubscriptionRouter } from './subscription-router.ts'
 /** Unsent bytes a subscriber may accumulate before it is disconnected. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 
-/** Each notification result's JSON: a result is formatted once per event and shared by its subscribers, so it is serialized once too. */
-const resultJson = new WeakMap<object, string>()
+/**
+ * Each notification result's JSON, as UTF-8: a result is formatted once per event and shared by
+ * its subscribers, so it is serialized and encoded once too, and every subscriber's socket is
+ * handed the same bytes (a pending block with full transactions runs to megabytes: encoding or
+ * copying it per subscriber was most of a tick's cost).
+ */
+const resultBytes = new WeakMap<object, Buffer>()
 
-/** The `eth_subscription` message for `subscription` carrying `result`. */
-function notificationText(subscription: string, result: unknown): string {
-  let json: string
-  if (typeof result === 'object' && result !== null) {
-    json = resultJson.get(result) ?? JSON.stringify(result)
-    resultJson.set(result, json)
-  } else {
-    json = JSON.stringify(result)
+/**
+ * A text message, whole or as the fragments of one (RFC 6455 §5.4: a text frame without FIN,
+ * continuation frames, the last with FIN), which every client reassembles into one message.
+ */
+type Message = string | readonly (string | Buffer)[]
+
+/** The `eth_subscription` message for `subscription` carrying `result`: a shared object's JSON goes as a fragment of its own. */
+function notificationMessage(subscription: string, result: unknown): Message {
+  const head = `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":${JSON.stringify(subscription)},"result":`
+  if (typeof result !== 'object' || result === null) return `${head}${JSON.stringify(result)}}}`
+  let body = resultBytes.get(result)
+  if (body === undefined) {
+    body = Buffer.from(JSON.stringify(result))
+    resultBytes.set(result, body)
   }
-  return `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":${JSON.stringify(subscription)},"result":${json}}}`
+  return [head, body, '}}']
 }
 
 /** What a connection shares with its server. */
@@ -43,7 +54,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
   /** This connection's subscriptions; those whose id is sent deliver at once, the others are held. */
   const owned = new Set<string>()
   const announced = new Set<string>()
-  const held = new Map<string, string[]>()
+  const held = new Map<string, Message[]>()
 
   // The TCP socket under the WebSocket (ws keeps it as `_socket`): corked while a burst of
   // messages is sent, so a tick's notifications leave in one write rather than a syscall each.
@@ -54,7 +65,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
     transport?.uncork()
   }
 
-  const send = (text: string): void => {
+  const send = (message: Message): void => {
     if (socket.readyState !== socket.OPEN) return
     if (socket.bufferedAmount > MAX_BACKLOG_BYTES) {
       socket.terminate()
@@ -65,11 +76,13 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
       transport.cork()
       process.nextTick(uncork)
     }
-    socket.send(text)
+    if (typeof message === 'string') return socket.send(message)
+    const last = message.length - 1
+    message.forEach((fragment, i) => socket.send(fragment, { binary: false, fin: i === last }))
   }
 
   const notify = (subscription: string, result: unknown): void => {
-    const text = notificationText(subscription, result)
+    const text = notificationMessage(subscription, result)
     if (announced.has(subscription)) send(text)
     else held.set(subscription, [...(held.get(subscription) ?? []), text])
   }

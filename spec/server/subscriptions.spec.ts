@@ -5,7 +5,9 @@
  * newFlashblocks, pendingLogs), driven by a manual clock, plus every RPC method over the socket
  * and the connection's robustness: abrupt disconnects, subscribers that never read.
  */
+import { EventEmitter, once } from 'node:events'
 import { expect } from 'chai'
+import WebSocket from 'ws'
 import { encodeFunctionData, decodeFunctionResult, keccak256, parseEther } from 'viem'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
 import type { Chain } from '../../lib/index.ts'
@@ -40,9 +42,10 @@ describe('server: WebSocket subscriptions', function () {
   let chain: Chain
   let connect: WsNode['connect']
   let close: WsNode['close']
+  let server: WsNode['server']
 
   beforeEach(async function () {
-    ;({ chain, connect, close } = await startWsNode())
+    ;({ chain, connect, close, server } = await startWsNode())
   })
 
   afterEach(() => close())
@@ -416,6 +419,28 @@ describe('server: WebSocket subscriptions', function () {
       expect(next[10]).to.include({ number: '0x2', hash: ZERO_HASH, parentHash: block1.hash })
       expect(next[10].transactions).to.deep.equal([])
     })
+    it('every subscriber gets each pending block as one text message of the same JSON, and a tick that adds nothing sends the block again', async function () {
+      // The node writes the block's JSON once and hands the same bytes to every socket, as the
+      // fragments of a text message (RFC 6455 §5.4); the client sees one message.
+      const raw = await Promise.all([0, 1, 2].map(() => rawSubscriber(server.wsUrl, 'newFlashblocks')))
+      const alice = signer(chain, 0)
+      for (let nonce = 0; nonce < 60; nonce++) await chain.sendRawTransaction(await alice.sign({ to: signer(chain, 1).address, nonce }))
+      await chain.clock.advance(200)
+      await chain.clock.advance(200)
+      const client = await connect()
+      const pending = await blockByNumber(client, 'pending', true)
+      const messages = await Promise.all(raw.map((subscriber) => subscriber.messages(2)))
+      for (const [first, second] of messages) {
+        expect([first.binary, second.binary]).to.deep.equal([false, false])
+        expect(JSON.parse(first.text).params.result).to.deep.equal(pending)
+        expect(JSON.parse(second.text).params.result).to.deep.equal(pending)
+      }
+      expect(pending.transactions).to.have.length(60)
+      // The same bytes but for each subscriber's own subscription id.
+      const results = messages.flat().map(({ text }) => text.slice(text.indexOf('"result":')))
+      expect(new Set(results).size).to.equal(1)
+      for (const subscriber of raw) subscriber.socket.terminate()
+    })
   })
 
   describe('pendingLogs (Base)', function () {
@@ -700,3 +725,25 @@ describe('server: WebSocket subscriptions', function () {
     })
   })
 })
+
+/** A bare `ws` socket subscribed to `kind`: each notification's text and whether it came as binary. */
+async function rawSubscriber(url: string, kind: string) {
+  const socket = new WebSocket(url)
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+  const received: { text: string; binary: boolean }[] = []
+  const arrived = new EventEmitter()
+  socket.on('message', (data: Buffer, binary: boolean) => {
+    received.push({ text: data.toString(), binary })
+    arrived.emit('message')
+  })
+  socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: [kind] }))
+  await once(arrived, 'message')
+  return {
+    socket,
+    /** The first `count` notifications (the subscribe response left out). */
+    async messages(count: number) {
+      while (received.length < count + 1) await once(arrived, 'message')
+      return received.slice(1, count + 1)
+    },
+  }
+}

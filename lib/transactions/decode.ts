@@ -17,6 +17,7 @@ import { Address as EVMAddress, bytesToBigInt, bytesToHex, hexToBytes } from '@e
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash, Hex } from '../types.ts'
+import { decodePlainTransaction } from './decode-plain.ts'
 import type { Authorization, UserTransaction } from './transaction.ts'
 
 /** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
@@ -93,7 +94,9 @@ export function hashTransaction(raw: Uint8Array): Hash {
 
 /**
  * Decodes and checks the signed transaction `raw` (whose hash is `hash`) for a chain with
- * `chainId`, using `common` (from createTransactionCommon: ethereumjs does not copy it).
+ * `chainId`, using `common` (from createTransactionCommon: ethereumjs does not copy it): a plain
+ * EIP-155, EIP-2930 or EIP-1559 transaction on the fast path (`decode-plain.ts`), any other and
+ * every rejection through @ethereumjs/tx.
  */
 export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, chainId: bigint): UserTransaction {
   if (raw.length > MAX_TRANSACTION_SIZE) {
@@ -102,6 +105,8 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
   const type = envelopeType(raw)
   if (type === 3) reject(TransactionRejection.typeNotSupported, 'blob transactions (type 3) are not supported by preconf-devnet')
   if (type !== 0 && constructors[type] === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
+  const plain = decodePlainTransaction(raw, hash, type, common)
+  if (plain !== undefined) return plain
   const values = decodeList(type === 0 ? raw : raw.subarray(1))
 
   // geth checks these before recovering the sender; ethereumjs would throw its own texts.

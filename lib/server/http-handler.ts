@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { InvalidRequestError, ParseError } from '../errors.ts'
 import type { RequestGuard } from './http-guard.ts'
-import { errorResponse, handleJsonRpc, type Endpoint } from './json-rpc.ts'
+import { turn } from './turn-budget.ts'
+import { errorResponse, handleJsonRpc, requestKind, type Endpoint } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -97,6 +98,8 @@ export async function handleHttpRequest(request: IncomingMessage, response: Serv
     reply(response, 200, JSON.stringify(errorResponse(null, new ParseError((error as Error).message))), jsonHeaders)
     return
   }
+  // Within this turn of the event loop's budget, or after the requests already waiting (ticks first).
+  await turn(requestKind(body))
   const answer = await handleJsonRpc(body, endpoint.dispatch, endpoint.batchTimeoutMs)
   reply(response, 200, answer === undefined ? '' : JSON.stringify(answer), jsonHeaders)
 }

@@ -6,6 +6,7 @@
  */
 import { InvalidRequestError, RequestTimeoutError, toRPCError, type RPCErrorObject } from '../errors.ts'
 import type { RequestArguments } from '../rpc/request.ts'
+import type { RequestKind } from './turn-budget.ts'
 
 /** A request id: geth accepts strings, numbers and null. */
 export type JsonRpcId = string | number | null
@@ -14,6 +15,15 @@ export type JsonRpcId = string | number | null
 export type JsonRpcResponse =
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown }
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: RPCErrorObject }
+
+/** The methods that submit a transaction: under load they wait for their turn after every other request. */
+const SUBMISSIONS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendRawTransactionSync'])
+
+/** Whether a request body (one request or a batch) submits a transaction. */
+export function requestKind(body: unknown): RequestKind {
+  const submits = (request: unknown): boolean => typeof request === 'object' && request !== null && SUBMISSIONS.has((request as { method?: unknown }).method as string)
+  return (Array.isArray(body) ? body.some(submits) : submits(body)) ? 'submission' : 'other'
+}
 
 /** Answers one request (the transport decides which methods exist). */
 export type Dispatch = (request: RequestArguments) => Promise<unknown>

@@ -7,8 +7,9 @@
 import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
 import { ParseError } from '../errors.ts'
-import { errorResponse, handleJsonRpc, type Dispatch } from './json-rpc.ts'
+import { errorResponse, handleJsonRpc, requestKind, type Dispatch } from './json-rpc.ts'
 import type { SubscriptionRouter } from './subscription-router.ts'
+import { turn } from './turn-budget.ts'
 
 /** Unsent bytes a subscriber may accumulate before it is disconnected. */
 const MAX_BACKLOG_BYTES = 16 * 1024 * 1024
@@ -125,6 +126,8 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
       send(JSON.stringify(errorResponse(null, new ParseError((error as Error).message))))
       return
     }
+    // Within this turn of the event loop's budget, or after the requests already waiting (ticks first).
+    await turn(requestKind(body))
     const opened: string[] = []
     const answer = await handleJsonRpc(body, dispatcher(opened), batchTimeoutMs)
     if (answer !== undefined) send(JSON.stringify(answer))

@@ -2,8 +2,8 @@
  * Transaction receipts and their consensus encoding. A receipt does not hold its block hash:
  * the same object serves the pre-confirmed block (hash unknown) and the sealed one.
  */
-import { RLP, type Input } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, concatBytes, hexToBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
+import { rlpBytes, rlpList, rlpStringList } from '../trie/trie-encoding.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 
@@ -72,16 +72,19 @@ export function encodeReceipt(transaction: Transaction, receipt: TransactionRece
   return encoded
 }
 
+const SUCCESS = Uint8Array.of(1)
+const FAILURE = new Uint8Array(0)
+
+/** A receipt's consensus encoding, written with the trie's RLP writer (a few allocations, where a generic encoder made one per field and level). */
 function encodeReceiptOnce(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
-  const { type } = transaction
-  const fields: Input[] = [
-    receipt.status === 1 ? Uint8Array.of(1) : new Uint8Array(0),
-    bigIntToUnpaddedBytes(receipt.cumulativeGasUsed),
-    receipt.logsBloom,
-    receipt.logs.map((log) => [hexToBytes(log.address), [...log.topics], log.data]),
-  ]
+  const logs = receipt.logs.map((log) => rlpList([rlpBytes(hexToBytes(log.address)), rlpStringList(log.topics), rlpBytes(log.data)]))
+  const fields = [rlpBytes(receipt.status === 1 ? SUCCESS : FAILURE), rlpBytes(bigIntToUnpaddedBytes(receipt.cumulativeGasUsed)), rlpBytes(receipt.logsBloom), rlpList(logs)]
   // A deposit's receipt commits to its nonce and version too (Regolith, Canyon).
-  if (receipt.deposit !== undefined) fields.push(bigIntToUnpaddedBytes(receipt.deposit.nonce), bigIntToUnpaddedBytes(receipt.deposit.receiptVersion))
-  const payload = RLP.encode(fields)
-  return type === 0 ? payload : concatBytes(Uint8Array.of(type), payload)
+  if (receipt.deposit !== undefined) fields.push(rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.nonce)), rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.receiptVersion)))
+  const payload = rlpList(fields)
+  if (transaction.type === 0) return payload
+  const typed = new Uint8Array(1 + payload.length)
+  typed[0] = transaction.type
+  typed.set(payload, 1)
+  return typed
 }

@@ -3,20 +3,21 @@
  * However many sockets become readable together, their requests are handled at once only while
  * the turn has budget ({@link TURN_BUDGET_MS}); the others wait, in arrival order (every other
  * request before transaction submissions), and are resumed one macrotask each in the turns
- * after, again within a budget per turn. So a turn stays
- * short, and the realtime clock's timers — pre-confirmation ticks and seals, which go before
- * every queued mutation (clock/serializer.ts) — fire on time between turns: an overloaded node
- * slows its answers down rather than its clock. A request's own awaits (a mutation waiting in the
- * serializer, a paced call) are not held here: only the work between them counts.
+ * after, again within a budget per turn. So a turn stays short, and the realtime clock's timers —
+ * pre-confirmation ticks and seals, which go before every queued mutation (clock/serializer.ts) —
+ * fire on time between turns: an overloaded node slows its admissions down rather than its clock
+ * or its answers. What a request awaits (a mutation in the serializer, a paced call) is not held
+ * here: only the work up to there counts.
  */
 
 /** Request handling one turn of the event loop may do before the rest waits for a later turn (ms). */
 export const TURN_BUDGET_MS = 4
 
-/** When the current turn's budget started (the first request that asked in it), undefined until one asks. */
-let turnStart: number | undefined
 /** What a request is, for the order in which waiting ones resume: a transaction submission, or anything else. */
 export type RequestKind = 'submission' | 'other'
+
+/** When the current turn's budget started (the first request that asked in it), undefined until one asks. */
+let turnStart: number | undefined
 
 /** Requests waiting for their turn, oldest first: every other request before the submissions (back-pressure on admission, not on answers). */
 const waiting: Record<RequestKind, (() => void)[]> = { other: [], submission: [] }
@@ -36,8 +37,9 @@ function withinBudget(): boolean {
 }
 
 /**
- * One macrotask per waiting request: resumes the oldest if the turn has budget (its work up to
- * its next await runs before the next macrotask), else tries again in the next turn.
+ * One macrotask per waiting request: resumes the oldest if the turn has budget (Node runs the
+ * microtasks it queues before the next macrotask, so its work is counted), else tries again in
+ * the next turn.
  */
 function resumeOldest(): void {
   if (withinBudget()) (waiting.other.shift() ?? waiting.submission.shift())!()

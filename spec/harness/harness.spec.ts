@@ -242,15 +242,19 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
       await chain.tick()
       await chain.mine()
       expect(await tokenBalance(chain, token, bob.address, 'latest')).to.equal(100n + 14n) // the queued 100 + 2 × 7
-      // Warm-up (first revert also loads code paths), then measure a reload after the same work.
+      // Warm-up (first revert also loads code paths), then measure reloads after the same work: the
+      // best of three, so that one garbage collection or a busy machine does not decide the figure.
       await harness.loadFixture(deployToken)
-      for (const to of recipients) await sendTokenTransfer(chain, alice, token, to, 7n)
-      await chain.tick()
-      await chain.mine()
-      const started = performance.now()
-      await harness.loadFixture(deployToken)
-      const elapsed = performance.now() - started
-      expect(await tokenBalance(chain, token, bob.address, 'latest')).to.equal(0n)
+      let elapsed = Number.POSITIVE_INFINITY
+      for (let round = 0; round < 3; round++) {
+        for (const to of recipients) await sendTokenTransfer(chain, alice, token, to, 7n)
+        await chain.tick()
+        await chain.mine()
+        const started = performance.now()
+        await harness.loadFixture(deployToken)
+        elapsed = Math.min(elapsed, performance.now() - started)
+        expect(await tokenBalance(chain, token, bob.address, 'latest')).to.equal(0n)
+      }
       expect(elapsed, `loadFixture reuse took ${elapsed.toFixed(3)} ms`).to.be.below(5)
     })
   })

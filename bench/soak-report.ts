@@ -5,7 +5,7 @@ import type { MemorySample } from './soak-node.ts'
 import type { RequestRecord } from './soak-reads.ts'
 import type { SendRecord } from './soak-senders.ts'
 import { spread, type Spread } from './soak-stats.ts'
-import { SUBSCRIPTION_KINDS, type Arrival, type Subscribers } from './soak-subscribers.ts'
+import { SUBSCRIPTION_KINDS, type Arrival, type SubscriptionRecord } from './soak-subscribers.ts'
 import { measureTicks, type TickReport } from './soak-ticks.ts'
 
 /** Everything a run recorded. */
@@ -22,7 +22,7 @@ export interface RunResult {
   connects: { sends: { count: number; slowestMs: number }; reads: { count: number; slowestMs: number } }
   reads: RequestRecord
   probe: RequestRecord
-  subscribers: Subscribers
+  subscribers: SubscriptionRecord
   /** Hashes of every transaction sealed from the run's first block to the last after the drain. */
   sealed: Set<string>
   /** Acknowledged transactions in none of those blocks. */

@@ -11,7 +11,7 @@ import { Tally } from './soak-stats.ts'
 
 /** The kinds dealt to the subscribers, in turn. */
 export const SUBSCRIPTION_KINDS = ['newFlashblocks', 'newPreconfBlockTransactions', 'newPendingTransactions', 'newHeads'] as const
-type Kind = (typeof SUBSCRIPTION_KINDS)[number]
+export type Kind = (typeof SUBSCRIPTION_KINDS)[number]
 
 const NUMBER = /"number":"(0x[0-9a-f]+)"/
 const HEAD_BYTES = 4096
@@ -22,8 +22,8 @@ export interface Arrival {
   number: number
 }
 
-/** One subscriber's connection and what it received. */
-export interface Subscriber {
+/** What one subscriber received. */
+export interface SubscriberRecord {
   readonly kind: Kind
   /** Pending blocks (`newFlashblocks`) or headers (`newHeads`), in arrival order. */
   readonly arrivals: Arrival[]
@@ -32,11 +32,26 @@ export interface Subscriber {
   notifications: number
   duplicates: number
   bytes: number
+}
+
+/** One subscriber's connection and what it received. */
+export interface Subscriber extends SubscriberRecord {
   readonly socket: WebSocket
 }
 
+/** What the subscribers received, as the report reads it. */
+export interface SubscriptionRecord {
+  readonly list: readonly SubscriberRecord[]
+  /** performance.now() (the soak's clock) of each hash's first `newPreconfBlockTransactions` notification. */
+  readonly preconfirmedAt: ReadonlyMap<string, number>
+  /** Socket errors and closes the soak did not ask for. */
+  readonly transport: Tally
+  /** The subscribers of `kind`. */
+  of(kind: Kind): SubscriberRecord[]
+}
+
 /** Every subscriber, and the first time any of them saw each hash pre-confirmed. */
-export class Subscribers {
+export class Subscribers implements SubscriptionRecord {
   readonly list: Subscriber[] = []
   /** performance.now() of each hash's first `newPreconfBlockTransactions` notification. */
   readonly preconfirmedAt = new Map<string, number>()

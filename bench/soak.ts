@@ -1,7 +1,8 @@
 /**
  * `npm run soak`: the CLI over HTTP and WebSocket under a steady load for minutes (issue 13) —
  * signed transfers at 300 tx/s from 60 senders, 2,000 reads/s at `pending`, an eth_chainId probe
- * every 50 ms and 20 subscribers — or, with `--overload`, 4,500 tx/s pushed by 200 senders (each
+ * every 50 ms and 20 subscribers (on a thread of their own, so that the load's event loop does not
+ * delay their arrival times) — or, with `--overload`, 4,500 tx/s pushed by 200 senders (each
  * sender one request on the wire at most, so at most 200 in flight). Prints one JSON report on
  * stdout and a summary on stderr; exits 1 if an acknowledged transaction is missing from every
  * sealed block after the drain, or a request failed at the transport. The first `--warmup` seconds (the node's JIT and the connections
@@ -22,7 +23,7 @@ import { buildReport, summarize, type RunResult } from './soak-report.ts'
 import { presign, TxPump } from './soak-senders.ts'
 import { explainLost } from './soak-lost.ts'
 import { prepare } from './soak-setup.ts'
-import { Subscribers } from './soak-subscribers.ts'
+import { openSubscriberThread } from './soak-subscriber-thread.ts'
 import { joinOptionValues, splitArgs, valueOf } from './soak-args.ts'
 
 const { values } = parseArgs({
@@ -71,7 +72,7 @@ try {
   const lanes = presign(setup.senders, setup.chainId, perLane, setup.recipients)
   const presignMs = performance.now() - signStart
   progress(`presigned ${perLane * lanes.length} transfers for ${lanes.length} senders in ${(presignMs / 1000).toFixed(1)} s`)
-  const subscribers = await Subscribers.open(node.wsUrl, subscriberCount)
+  const subscriberThread = await openSubscriberThread(node.wsUrl, subscriberCount)
   // A connection per sender and per read in flight, all opened before the run: none opens during it.
   const sendClient = new RpcClient(node.url, lanes.length)
   const readClient = new RpcClient(node.url, READS_IN_FLIGHT)
@@ -118,7 +119,7 @@ try {
   const lost = pump.record.acknowledged.filter((hash) => !sealed.has(hash))
   const lostDetail = lost.length === 0 ? undefined : await explainLost(setupClient, lanes, lost)
   const memoryEnd = await node.memory()
-  await subscribers.close()
+  const subscribers = await subscriberThread.close()
   const result: RunResult = {
     mode: overload ? 'overload' : 'steady',
     config: { seconds, rate, reads, subscribers: subscriberCount, senders: lanes.length, presigned: perLane * lanes.length, presignMs, intervalMs, blockMs },

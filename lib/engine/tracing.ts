@@ -104,17 +104,26 @@ export class Tracing {
       const block = location.status === 'sealed' ? this.sealed(location.block.header.number, location.block.hash, location.block.transactions) : this.pending()
       const { index } = location.included
       const state = await this.replay(block, index, run)
+      // geth's time box is the traced transaction's (traceTx), not the replay's before it.
+      run.pacer.renew()
       return this.trace(block, state, block.transactions[index], spec, run)
     }, spec.timeoutMs)
   }
 
-  /** The traces of every transaction of a block, in order (geth's debug_traceBlockBy*); the block shares one time box. */
+  /**
+   * The traces of every transaction of a block, in order (geth's debug_traceBlockBy*): each
+   * transaction has the whole time box (geth's traceTx per transaction); one that outlasts it
+   * fails the block's trace, as geth's does.
+   */
   traceBlock(selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TransactionTrace[]> {
     return this.parts.lane.run('trace', async (run) => {
       const block = this.blockOf(selector, view)
       const state = new StateLayer(run.base(block.parent))
       const traces: TransactionTrace[] = []
-      for (const included of block.transactions) traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run) })
+      for (const included of block.transactions) {
+        run.pacer.renew()
+        traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run) })
+      }
       return traces
     }, spec.timeoutMs)
   }

@@ -70,8 +70,8 @@ function resumeOne(): void {
 export class CallPacer implements Pacer {
   /** Where the run's slice counts from (known at its first question: most runs never ask). */
   private sliceStart: number | undefined
-  private readonly started: number
-  private readonly deadline: number
+  private started: number
+  private deadline: number
   /** Whether the run was stopped at its deadline (its EVM is left mid-run). */
   aborted = false
 
@@ -88,6 +88,12 @@ export class CallPacer implements Pacer {
   ) {
     this.started = performance.now()
     this.deadline = limitMs === 0 ? Infinity : this.started + limitMs
+  }
+
+  /** Gives the run its whole time again from now: geth times each transaction of a block trace (and a traced transaction, not its replayed predecessors) on its own. */
+  renew(): void {
+    this.started = performance.now()
+    this.deadline = this.limitMs === 0 ? Infinity : this.started + this.limitMs
   }
 
   /** Go on (undefined), pause until the run's next turn (its slice is over), or throw geth's error (the deadline has passed). */

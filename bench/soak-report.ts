@@ -14,6 +14,8 @@ export interface RunResult {
   config: { seconds: number; rate: number; reads: number; subscribers: number; senders: number; presigned: number; presignMs: number; intervalMs: number; blockMs: number }
   command: { nodeFlags: string[]; cliArgs: string[] }
   runMs: number
+  /** When the load stopped (performance.now()): ticks after it (the drain, the memory probe's forced collections) are not the run's. */
+  loadEndedAt: number
   /** When the warm-up ended (performance.now()) and how many samples each record held then. */
   warmup: { seconds: number; at: number; sends: number; reads: number; probe: number }
   blocks: { first: number; last: number }
@@ -62,7 +64,8 @@ export function buildReport(run: RunResult) {
     if (seen === undefined) notSeen++
     else if (sentAt >= warmup.at) preconfirmation.push(seen - sentAt)
   }
-  const afterWarmup = (arrivals: readonly Arrival[]): Arrival[] => arrivals.filter(({ at }) => at >= warmup.at)
+  // Ticks and seals from the warm-up's end to the load's.
+  const duringLoad = (arrivals: readonly Arrival[]): Arrival[] => arrivals.filter(({ at }) => at >= warmup.at && at < run.loadEndedAt)
   const subscriptions = Object.fromEntries(
     SUBSCRIPTION_KINDS.map((kind) => {
       const list = subscribers.of(kind)
@@ -73,8 +76,8 @@ export function buildReport(run: RunResult) {
     }),
   )
   const { start, end } = run.memory
-  const ticks: TickReport = measureTicks(subscribers.of('newFlashblocks').map((s) => afterWarmup(s.arrivals)), run.config.blockMs / run.config.intervalMs, run.config.intervalMs, run.config.blockMs)
-  const seals: TickReport = measureTicks(subscribers.of('newHeads').map((s) => afterWarmup(s.arrivals)), 1, run.config.blockMs, run.config.blockMs)
+  const ticks: TickReport = measureTicks(subscribers.of('newFlashblocks').map((s) => duringLoad(s.arrivals)), run.config.blockMs / run.config.intervalMs, run.config.intervalMs, run.config.blockMs)
+  const seals: TickReport = measureTicks(subscribers.of('newHeads').map((s) => duringLoad(s.arrivals)), 1, run.config.blockMs, run.config.blockMs)
   return {
     mode: run.mode,
     config: { ...run.config, presignMs: Math.round(run.config.presignMs), runMs: Math.round(runMs) },

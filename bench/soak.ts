@@ -104,7 +104,8 @@ try {
   const warmup = { seconds: warmupSeconds, at: performance.now(), sends: pump.record.latencies.length, reads: load.readRecord.latencies.length, probe: load.probeRecord.latencies.length }
   await sleep((seconds - warmupSeconds) * 1000)
   await Promise.all([pump.end(), load.end()])
-  const runMs = performance.now() - runStart
+  const loadEndedAt = performance.now()
+  const runMs = loadEndedAt - runStart
   const clientCpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(clientCpu))
   const nodeCpuMs = node.cpuMs() - nodeCpuStart
   loopDelay.disable()
@@ -125,6 +126,7 @@ try {
     config: { seconds, rate, reads, subscribers: subscriberCount, senders: lanes.length, presigned: perLane * lanes.length, presignMs, intervalMs, blockMs },
     command: { nodeFlags: node.nodeFlags, cliArgs },
     runMs,
+    loadEndedAt,
     warmup,
     blocks: { first: firstBlock, last: lastBlock },
     sends: pump.record,

@@ -1,7 +1,8 @@
 /**
  * A chain's whole state as a dump holds it (`anvil_dumpState`, `--dump-state`): every sealed
  * block with its transactions and receipts, every key's versions block by block (so a read at
- * any sealed block answers as before), what a fork's source fetched of the fork block's state,
+ * any sealed block answers as before, and one before where `--prune-history` stopped is refused
+ * as before), what a fork's source fetched of the fork block's state,
  * and the clock with its block schedule. The mempool and what is pre-confirmed but not sealed are
  * not part of it, as Anvil's dump holds no pending transactions.
  */
@@ -24,6 +25,8 @@ export interface ChainState {
   readonly blocks: readonly SealedBlock[]
   /** Every address's versions: the chain's own writes, and before them what a fork's source held at the first block. */
   readonly history: readonly HistoryEntry[]
+  /** The oldest block whose state the history holds, if `--prune-history` dropped the ones before (reads before it are refused after a load too). */
+  readonly historyFrom?: number
 }
 
 /** What a dump reads and a load writes. */
@@ -53,7 +56,9 @@ export function captureChainState(parts: ChainStateParts, source: StateSource, c
     }
     entries.set(address, { address, account: accountVersions, storage })
   }
-  return { chainId, clockMs, schedule, blocks: [...blocks.all()], history: [...entries.values()] }
+  const keptFrom = history.keptFrom
+  const historyFrom = keptFrom !== undefined && keptFrom > first ? keptFrom : undefined
+  return { chainId, clockMs, schedule, blocks: [...blocks.all()], history: [...entries.values()], ...(historyFrom === undefined ? {} : { historyFrom }) }
 }
 
 /** `versions` with `value` as of `block` in front, unless they already hold a value at or before it. */
@@ -66,6 +71,7 @@ export function restoreChainState(state: ChainState, parts: ChainStateParts): vo
   const { blocks, history, commitment } = parts
   for (const block of state.blocks) blocks.append(block)
   for (const entry of state.history) history.restore(entry)
+  if (state.historyFrom !== undefined) history.keepFrom(state.historyFrom, Number(blocks.head.header.number))
   commitment.rebuild(function* () {
     for (const entry of state.history) yield [entry.address, entry.storage?.slots.keys() ?? []] as const
   })

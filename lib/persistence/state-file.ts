@@ -8,7 +8,8 @@
  *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "impersonated"?: sender, "status", "cumulativeGasUsed", "logs" } ] } ],
  *   "codes": { codeHash: code },
  *   "accounts": { address: [ [block, nonce, balance, codeHash] | [block] (deleted), … ] },
- *   "storage": { address: { "wipes"?: [block, …], "slots": { slot: [ [block, value], … ] } } } }
+ *   "storage": { address: { "wipes"?: [block, …], "slots": { slot: [ [block, value], … ] } } },
+ *   "historyFrom"?: block }   (a pruned chain's: reads of blocks before it are refused)
  * ```
  *
  * Numbers that may pass 2^53 are hex strings; block numbers and milliseconds are JSON numbers.
@@ -62,6 +63,7 @@ export function stateToJson(state: ChainState): Record<string, unknown> {
     codes,
     accounts,
     storage,
+    ...(state.historyFrom === undefined ? {} : { historyFrom: state.historyFrom }),
   }
 }
 
@@ -114,7 +116,16 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
     },
     blocks,
     history: historyFromJson(file, Number(blocks[blocks.length - 1].header.number)),
+    ...(file.historyFrom === undefined ? {} : { historyFrom: historyFromAt(file.historyFrom, blocks) }),
   }
+}
+
+/** Where a pruned chain's history starts: a block the dump holds. */
+function historyFromAt(value: unknown, blocks: readonly { header: { number: bigint } }[]): number {
+  const block = integerAt(value, 'historyFrom')
+  const [first, head] = [Number(blocks[0].header.number), Number(blocks[blocks.length - 1].header.number)]
+  if (block < first || block > head) throw new StateDumpError(`historyFrom should be a block the dump holds (${first} to ${head}), got ${block}`)
+  return block
 }
 
 function positive(value: unknown, path: string): number {

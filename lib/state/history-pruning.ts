@@ -22,7 +22,7 @@ export class HistoryPruner {
   private head = 0
 
   constructor(
-    /** Blocks kept before the head (0: the head's state alone, Anvil's bare `--prune-history`). */
+    /** Blocks kept before the head (0: the head's state alone, Anvil's bare `--prune-history`; Infinity: all, a floor only). */
     readonly keep: number,
     private readonly undoLog?: UndoLog,
   ) {}
@@ -32,8 +32,21 @@ export class HistoryPruner {
     if (block < this.floor) throw new InvalidParamsError(`BlockOutOfRangeError: block height is ${this.head} but requested was ${block}`)
   }
 
+  /** The oldest block whose state is kept (-1 until the first seal). */
+  get oldestKept(): number {
+    return this.floor
+  }
+
+  /** Refuses reads before `floor` from now on (a loaded dump's history starts there); `head` is the newest sealed block. */
+  raiseFloor(floor: number, head: number): void {
+    this.floor = Math.max(this.floor, floor)
+    this.head = head
+  }
+
   /** Notes that `key` took a new version in `block` while it held older ones (trimmed at once if the floor is already there). */
   noteWrite(block: number, key: Prunable): void {
+    // A chain that keeps every block (a floor from a loaded dump alone) never trims: nothing to queue.
+    if (this.keep === Infinity) return
     if (block <= this.floor) {
       key.prune(this.floor, this.undoLog)
       return

@@ -26,8 +26,8 @@ export interface HistoryEntry {
 export class StateHistory {
   private readonly accounts = new Map<Address, Versions<AccountState | undefined>>()
   private readonly storage = new Map<Address, StorageHistory>()
-  /** What drops the versions of blocks no longer kept (undefined: every block's state is kept). */
-  private readonly pruner: HistoryPruner | undefined
+  /** What drops the versions of blocks no longer kept and refuses reads of them (undefined: every block's state is kept). */
+  private pruner: HistoryPruner | undefined
   /** The view at the newest sealed block. */
   readonly latest: StateView
 
@@ -77,6 +77,18 @@ export class StateHistory {
         return this.storageAt(address, slot, blockNumber)
       },
     }
+  }
+
+  /** The oldest block whose state is kept, if pruning dropped older ones' (what a state dump records). */
+  get keptFrom(): number | undefined {
+    const floor = this.pruner?.oldestKept ?? -1
+    return floor < 0 ? undefined : floor
+  }
+
+  /** Refuses reads before `block` from now on, as a pruned chain does (a loaded dump's history starts there); `head` is the newest sealed block. */
+  keepFrom(block: number, head: number): void {
+    this.pruner ??= new HistoryPruner(Infinity, this.undoLog)
+    this.pruner.raiseFloor(block, head)
   }
 
   /** Every key's versions, by address: what a state dump holds of the chain's own writes. */

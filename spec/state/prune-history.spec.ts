@@ -112,6 +112,26 @@ describe('--prune-history: the state of the head and the N blocks before it (Anv
     }
   })
 
+  it('a dump records where the history starts; loaded, with or without --prune-history, reads before it are still refused and reads from it answer as before', async () => {
+    const from = signer(chain, 0).address
+    const json = JSON.parse(await chain.dumpState('json'))
+    expect(json.historyFrom).to.equal(4)
+    for (const options of [{}, { pruneHistory: 10 }]) {
+      const loaded = await createChain({ mining: 'off', state: json, ...options } as ChainOptions)
+      const read = (method: string, params: unknown[]) => loaded.request({ method, params })
+      for (const block of [0, 3]) expect(await errorOf(read('eth_getBalance', [from, hex(block)]))).to.deep.equal(outOfRange(6, block))
+      for (const block of [4, 5, 6]) expect(await loaded.getBalance(from, BigInt(block))).to.equal(built.balances[block])
+      expect(await read('eth_call', [{ to: built.counter, ...COUNT_CALL }, hex(4)])).to.equal(hex(3).replace('0x', '0x' + '0'.repeat(63)))
+      expect(JSON.parse(await loaded.dumpState('json')).historyFrom, 'a dump of the loaded chain keeps it').to.equal(4)
+    }
+    // A chain that never pruned records nothing; a history start outside the dump's blocks is refused.
+    const whole = await createChain({ mining: 'off' })
+    await whole.mine()
+    expect(JSON.parse(await whole.dumpState('json'))).to.not.have.property('historyFrom')
+    const error = await rejection(createChain({ state: { ...json, historyFrom: 7 } }))
+    expect(error.message).to.match(/historyFrom should be a block the dump holds \(0 to 6\), got 7/)
+  })
+
   it('keeps the blocks, transactions, receipts and logs of pruned blocks, as Anvil does', async () => {
     const block = (await request('eth_getBlockByNumber', ['0x2', false])) as { number: Hex; transactions: Hex[] }
     expect(block.number).to.equal('0x2')

@@ -72,19 +72,25 @@ export function encodeReceipt(transaction: Transaction, receipt: TransactionRece
   return encoded
 }
 
-const SUCCESS = Uint8Array.of(1)
-const FAILURE = new Uint8Array(0)
+/** The status field as RLP: 1, or the empty string for 0. */
+const SUCCESS = Uint8Array.of(0x01)
+const FAILURE = Uint8Array.of(0x80)
+/** No logs: the empty list. */
+const NO_LOGS = Uint8Array.of(0xc0)
+/** Each bloom's RLP (receipts without logs share one empty bloom, so this is mostly one entry). */
+const bloomItems = new WeakMap<Uint8Array, Uint8Array>()
 
-/** A receipt's consensus encoding, written with the trie's RLP writer (a few allocations, where a generic encoder made one per field and level). */
+/** A receipt's consensus encoding, written into one buffer with the trie's RLP writer (a generic encoder allocated per field and level). */
 function encodeReceiptOnce(transaction: Transaction, receipt: TransactionReceipt): Uint8Array {
-  const logs = receipt.logs.map((log) => rlpList([rlpBytes(hexToBytes(log.address)), rlpStringList(log.topics), rlpBytes(log.data)]))
-  const fields = [rlpBytes(receipt.status === 1 ? SUCCESS : FAILURE), rlpBytes(bigIntToUnpaddedBytes(receipt.cumulativeGasUsed)), rlpBytes(receipt.logsBloom), rlpList(logs)]
+  const { logsBloom } = receipt
+  let bloom = bloomItems.get(logsBloom)
+  if (bloom === undefined) {
+    bloom = rlpBytes(logsBloom)
+    bloomItems.set(logsBloom, bloom)
+  }
+  const logs = receipt.logs.length === 0 ? NO_LOGS : rlpList(receipt.logs.map((log) => rlpList([rlpBytes(hexToBytes(log.address)), rlpStringList(log.topics), rlpBytes(log.data)])))
+  const fields = [receipt.status === 1 ? SUCCESS : FAILURE, rlpBytes(bigIntToUnpaddedBytes(receipt.cumulativeGasUsed)), bloom, logs]
   // A deposit's receipt commits to its nonce and version too (Regolith, Canyon).
   if (receipt.deposit !== undefined) fields.push(rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.nonce)), rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.receiptVersion)))
-  const payload = rlpList(fields)
-  if (transaction.type === 0) return payload
-  const typed = new Uint8Array(1 + payload.length)
-  typed[0] = transaction.type
-  typed.set(payload, 1)
-  return typed
+  return rlpList(fields, transaction.type === 0 ? undefined : transaction.type)
 }

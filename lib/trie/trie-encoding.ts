@@ -53,12 +53,14 @@ export function rlpBytes(bytes: Uint8Array): Uint8Array {
   return out
 }
 
-/** RLP of a list whose items are already RLP-encoded. */
-export function rlpList(items: readonly Uint8Array[]): Uint8Array {
+/** RLP of a list whose items are already RLP-encoded, after a one-byte `prefix` if given (an EIP-2718 type). */
+export function rlpList(items: readonly Uint8Array[], prefix?: number): Uint8Array {
   let payload = 0
   for (const item of items) payload += item.length
-  const out = new Uint8Array(headerLength(payload) + payload)
-  let at = writeHeader(out, 0, payload, 0xc0)
+  const start = prefix === undefined ? 0 : 1
+  const out = new Uint8Array(start + headerLength(payload) + payload)
+  if (prefix !== undefined) out[0] = prefix
+  let at = writeHeader(out, start, payload, 0xc0)
   for (const item of items) {
     out.set(item, at)
     at += item.length

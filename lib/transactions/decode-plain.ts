@@ -11,11 +11,12 @@
  * spec/transactions/decode-plain.spec.ts checks both paths give the same transactions.
  */
 import type { Common } from '@ethereumjs/common'
-import { Address as EVMAddress, bytesToBigInt, bytesToHex, ecrecover as nobleEcrecover } from '@ethereumjs/util'
+import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, ecrecover as nobleEcrecover } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ecrecover as nativeEcrecover } from '../crypto/secp256k1.ts'
 import type { Address, Hash, Hex } from '../types.ts'
-import { itemsOf, listPrefix, readList, type RlpItem } from './rlp-items.ts'
+import { rlpBytes, rlpList } from '../trie/trie-encoding.ts'
+import { itemsOf, readList, type RlpItem } from './rlp-items.ts'
 import type { AccessList, UserTransaction } from './transaction.ts'
 
 const recover = nativeEcrecover ?? nobleEcrecover
@@ -115,27 +116,14 @@ function byteCounts(data: Uint8Array): { zeros: number; nonZeros: number } {
   return { zeros, nonZeros: data.length - zeros }
 }
 
+/** RLP's two empty strings: EIP-155's zeroed r and s in a legacy signing payload. */
+const EMPTY_STRING = Uint8Array.of(0x80)
+
 /** keccak256 of the signing payload: the envelope's fields before the signature, under a list prefix of their own (and EIP-155's chain id, 0, 0). */
 function signingHash(raw: Uint8Array, type: number, items: readonly RlpItem[], v: number, chainId: bigint): Uint8Array {
-  const body = raw.subarray(items[0].start, items[v].start)
-  const offset = type === 0 ? 0 : 1
-  const eip155 = type === 0 ? [...encodeQuantity(chainId), 0x80, 0x80] : []
-  const prefix = listPrefix(body.length + eip155.length)
-  const payload = new Uint8Array(offset + prefix.length + body.length + eip155.length)
-  if (type !== 0) payload[0] = type
-  payload.set(prefix, offset)
-  payload.set(body, offset + prefix.length)
-  payload.set(eip155, offset + prefix.length + body.length)
-  return keccak256(payload)
-}
-
-/** The RLP encoding of an unsigned integer. */
-function encodeQuantity(value: bigint): number[] {
-  if (value === 0n) return [0x80]
-  if (value < 0x80n) return [Number(value)]
-  const bytes: number[] = []
-  for (let rest = value; rest > 0n; rest >>= 8n) bytes.unshift(Number(rest & 0xffn))
-  return [0x80 + bytes.length, ...bytes]
+  const fields = raw.subarray(items[0].start, items[v].start)
+  if (type !== 0) return keccak256(rlpList([fields], type))
+  return keccak256(rlpList([fields, rlpBytes(bigIntToUnpaddedBytes(chainId)), EMPTY_STRING, EMPTY_STRING]))
 }
 
 /**

@@ -66,11 +66,3 @@ function readItems(input: Uint8Array, from: number, to: number): RlpItem[] | und
   }
   return items
 }
-
-/** The RLP prefix of a list whose items take `length` bytes. */
-export function listPrefix(length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(0xc0 + length)
-  const digits: number[] = []
-  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) digits.unshift(rest % 256)
-  return Uint8Array.of(0xf7 + digits.length, ...digits)
-}

@@ -1,9 +1,10 @@
 /**
  * Bench section `peers` (issue 12): the same workload against ours and against its peers, in
- * two rounds on fresh nodes, each phase interleaved (ours, peer, ours, peer), medians of the two —
- * in-process against Hardhat's EDR network, over HTTP against Anvil (and Hardhat's own server,
- * for information) with the bare node:http echo server as the floor. A peer that cannot be
- * installed or started is skipped with a notice; our figures are printed all the same.
+ * two rounds on fresh nodes (in-process, after one warm-up round), each phase interleaved (ours,
+ * peer, ours, peer), medians of the two — in-process against Hardhat's EDR network, over HTTP
+ * against Anvil (and Hardhat's own server, for information) with the bare node:http echo server
+ * as the floor. A peer that cannot be installed or started is skipped with a notice; our figures
+ * are printed all the same.
  */
 import { startServer, type Chain } from 'preconf-devnet'
 import { median } from '../measure.ts'
@@ -20,6 +21,8 @@ import { ANVIL_ARGUMENTS, createOurs, SETTINGS, type NodeSettings } from './sett
 import { signWorkload } from './transactions.ts'
 
 const ROUNDS = 2
+/** In-process rounds run first and not recorded: ours is JavaScript, whose first deploys and seals run on a cold JIT (EDR's are native). */
+const IN_PROCESS_WARM_UPS = 1
 const READS = ['getBalance', 'getStorageAt', 'getCode'] as const
 
 /** The in-process comparisons: figure, label, unit, the ratio ours / Hardhat must reach. */
@@ -56,7 +59,7 @@ export async function benchPeers(): Promise<void> {
   let lastChain: Chain | undefined
   const oursInProcess: Contender<InProcessFigures> = { short: 'ours', required: true, make: async () => oursNode((lastChain = await createOurs())), runs: [] }
   const hardhatInProcess: Contender<InProcessFigures> = { short: 'Hardhat EDR', make: hardhat && (() => hardhat.inProcess(settings)), runs: [] }
-  await runRounds(ROUNDS, [oursInProcess, hardhatInProcess], inProcessPhases(workload))
+  await runRounds(ROUNDS, [oursInProcess, hardhatInProcess], inProcessPhases(workload), IN_PROCESS_WARM_UPS)
   recordInProcess(oursInProcess.runs, hardhatInProcess.runs)
   const plain = await plainReads(lastChain!, workload)
   for (const read of READS) ours(`in-process chain.${read}(latest) as a plain function`, plain[read], 'reads/s', { atLeast: 1_000_000 })

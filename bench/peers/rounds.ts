@@ -26,9 +26,12 @@ export interface Contender<T> {
   readonly runs: T[]
 }
 
-/** Runs `rounds` rounds of `phases` over the contenders still available. */
-export async function runRounds<T>(rounds: number, contenders: Array<Contender<T>>, phases: ReadonlyArray<Phase<T>>): Promise<void> {
-  for (let round = 0; round < rounds; round++) {
+/**
+ * Runs `rounds` rounds of `phases` over the contenders still available, after `warmUps` rounds
+ * run alike but not recorded (the first run of every code path pays for its JIT compilation).
+ */
+export async function runRounds<T>(rounds: number, contenders: Array<Contender<T>>, phases: ReadonlyArray<Phase<T>>, warmUps = 0): Promise<void> {
+  for (let round = 0; round < warmUps + rounds; round++) {
     const live: Array<{ contender: Contender<T>; node: RpcNode; figures: Partial<T> }> = []
     for (const contender of contenders) {
       if (contender.make === undefined) continue
@@ -45,7 +48,7 @@ export async function runRounds<T>(rounds: number, contenders: Array<Contender<T
     }
     for (const { contender, node, figures } of live) {
       await node.close()
-      if (contender.make !== undefined) contender.runs.push(figures as T)
+      if (contender.make !== undefined && round >= warmUps) contender.runs.push(figures as T)
     }
   }
 }

@@ -88,9 +88,14 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
   }
 
   if (mode === 'realtime') {
-    // Wake at the next due event, or within a second when nothing is scheduled (automine).
-    const delay = (): number => Math.min(Math.max(1, timeline.nextDueAt() - now), 1000)
     let wallAtNow = wallTimeMs()
+    // Wake at the next due event, or within a second when nothing is scheduled (automine). The
+    // time the last wake's events took has passed on the wall clock but not yet on `now` (the next
+    // wake catches it up): counted here, or every event would fire that much late.
+    const delay = (): number => {
+      const virtualNow = now + (wallTimeMs() - wallAtNow)
+      return Math.min(Math.max(1, timeline.nextDueAt() - virtualNow), 1000)
+    }
     const wake = async (): Promise<void> => {
       const wall = wallTimeMs()
       const elapsed = wall - wallAtNow

@@ -25,8 +25,9 @@ const preflightHeaders = {
   'access-control-max-age': '86400',
 }
 
+/** Sends a whole reply with its length, as Anvil (hyper) and geth (net/http, small bodies) do, rather than Node's default chunked encoding. */
 function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
-  response.writeHead(status, headers)
+  response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) })
   response.end(body)
 }
 

@@ -9,6 +9,7 @@ import { createServer as createTcpServer, connect, type Server as TcpServer } fr
 import { networkInterfaces } from 'node:os'
 import { createChain, type Chain } from '../../lib/index.ts'
 import { startServer, type DevnetServer } from '../../lib/server/server.ts'
+import { startAnvil } from '../support/anvil-node.ts'
 import { http, postJson, rpc, type RpcResponse } from '../support/server-http.ts'
 
 const CHAIN_ID_HEX = '0x7a69' // 31337
@@ -288,6 +289,40 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
         expect(reply.status, name).to.equal(200)
         expect(reply.headers['content-type'], name).to.equal('application/json')
         expect((JSON.parse(reply.text) as RpcResponse).error!.code, name).to.equal(code)
+      }
+    })
+
+    it('sends each reply whole with a Content-Length, never chunked, as Anvil 1.7.1 does (results, errors, batches, the GET hint, 405)', async function () {
+      this.timeout(30_000)
+      const requests: Array<[string, { method?: string; body?: unknown }]> = [
+        ['result', { body: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' } }],
+        ['error', { body: { jsonrpc: '2.0', id: 1, method: 'eth_nope' } }],
+        ['batch', { body: [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_blockNumber' }] }],
+        ['parse error', { body: '{' }],
+        ['GET', { method: 'GET' }],
+        ['PUT', { method: 'PUT' }],
+      ]
+      for (const [name, options] of requests) {
+        const reply = await http(server.url, options)
+        expect(reply.headers['transfer-encoding'], name).to.equal(undefined)
+        expect(reply.headers['content-length'], name).to.equal(String(Buffer.byteLength(reply.text)))
+      }
+      // Unicode in a reply: the length counts its UTF-8 bytes.
+      const unicode = await http(server.url, { body: { jsonrpc: '2.0', id: 'ünïcode ✓', method: 'eth_chainId' } })
+      expect(unicode.headers['content-length']).to.equal(String(Buffer.byteLength(unicode.text)))
+      expect((JSON.parse(unicode.text) as RpcResponse).id).to.equal('ünïcode ✓')
+
+      const anvil = await startAnvil([])
+      if ('unavailable' in anvil) {
+        console.log(`\n      NOTICE: Anvil could not start, so the comparison with Anvil is SKIPPED: ${anvil.unavailable}\n`)
+        return
+      }
+      try {
+        const reference = await http(anvil.url, requests[0][1])
+        expect(reference.headers['transfer-encoding']).to.equal(undefined)
+        expect(reference.headers['content-length']).to.equal(String(Buffer.byteLength(reference.text)))
+      } finally {
+        anvil.stop()
       }
     })
 

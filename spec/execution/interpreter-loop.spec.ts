@@ -1,5 +1,5 @@
 /**
- * The devnet's step loop (lib/execution/devnet-evm.ts) against the library's own: the same
+ * The devnet's step loop (lib/execution/interpreter-loop.ts) against the library's own: the same
  * transactions, run once on an EVM as the builder runs them and once on an EVM with a `step`
  * listener (which sends every frame through @ethereumjs/evm's `Interpreter.run`), give equal
  * receipts and equal state — contract creation (with CREATE inside), CALL with value,
@@ -57,7 +57,7 @@ function observed(layer: StateLayer): Record<string, unknown> {
   )
 }
 
-describe('execution/devnet-evm: the step loop matches the library\'s', () => {
+describe('execution/interpreter-loop: the step loop matches the library\'s', () => {
   it('gives the receipts and the state of @ethereumjs/evm\'s own loop for creations, every kind of frame, reverts, logs, invalid opcodes and out-of-gas', async () => {
     const chain = await createChain()
     const alice = signer(chain, 0)

@@ -11,11 +11,10 @@ import type { Hex } from 'viem'
 import { createChain, RPCError, startServer, type Chain } from '../../lib/index.ts'
 import { goDuration } from '../../lib/execution/call-pacer.ts'
 import type { Address } from '../../lib/types.ts'
+import { ENDLESS_LOOP } from '../support/endless-loop.ts'
 import { receiptOf, rejection } from '../support/chain-helpers.ts'
 import { signer } from '../support/wallet.ts'
 
-/** `JUMPDEST PUSH1 0 JUMP`: loops until its gas runs out (12 gas a turn; 50M gas take over a second here). */
-const ENDLESS_LOOP = '0x5b600056'
 const LOOP_AT = `0x${'00'.repeat(19)}aa` as Address
 const READER_AT = `0x${'00'.repeat(19)}bb` as Address
 const BOB = `0x${'00'.repeat(18)}0b0b` as Address

@@ -8,9 +8,8 @@ import { expect } from 'chai'
 import WebSocket from 'ws'
 import { createChain, startServer, type DevnetServer } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
+import { ENDLESS_LOOP } from '../support/endless-loop.ts'
 
-/** `JUMPDEST PUSH1 0 JUMP`: loops until its gas runs out. */
-const ENDLESS_LOOP = '0x5b600056'
 const LOOP_AT = `0x${'00'.repeat(19)}aa` as Address
 
 type Reply = { id: number | null; result?: unknown; error?: { code: number; message: string } }

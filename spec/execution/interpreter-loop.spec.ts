@@ -8,41 +8,27 @@
  */
 import { expect } from 'chai'
 import { hexToBytes } from '@ethereumjs/util'
-import { encodeDeployData, encodeFunctionData, getContractAddress, parseEther, type Hex } from 'viem'
+import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
 import { Token } from '../../fixtures/artifacts/Token.ts'
-import type { BlockContext } from '../../lib/execution/block-context.ts'
-import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
-import { createDevnetEVM } from '../../lib/execution/devnet-evm.ts'
+import { createTransactionCommon } from '../../lib/execution/common.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
-import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
 import { runTransaction } from '../../lib/execution/run-transaction.ts'
 import { createChain } from '../../lib/index.ts'
-import { withAccountFields } from '../../lib/state/account.ts'
-import { EVMStateAdapter } from '../../lib/state/evm-state-adapter.ts'
-import { StateHistory } from '../../lib/state/state-history.ts'
-import { StateLayer } from '../../lib/state/state-layer.ts'
-import { EMPTY_STATE_SOURCE, heldAccount } from '../../lib/state/state-source.ts'
+import type { StateLayer } from '../../lib/state/state-layer.ts'
+import { heldAccount } from '../../lib/state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
+import { executionEnvironment, fundedState, TEST_BLOCK } from '../support/execution-world.ts'
 import { Tracee } from '../support/trace-contracts.ts'
 import { signer } from '../support/wallet.ts'
 
-const block: BlockContext = {
-  number: 1n,
-  timestamp: 1_735_689_602n,
-  baseFeePerGas: 875_000_000n,
-  gasLimit: 30_000_000n,
-  coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
-  prevRandao: new Uint8Array(32),
-}
 const SALT = `0x${'11'.repeat(32)}` as Hex
 
 /** An environment whose EVM runs the devnet's loop, or (`libraryLoop`) the library's, forced by a step listener. */
 function environment(libraryLoop: boolean): ExecutionEnvironment {
-  const state = new EVMStateAdapter()
-  const evm = createDevnetEVM(createExecutionCommon(31337, 'prague'), state, () => undefined)
-  if (libraryLoop) evm.events.on('step', () => {})
-  return { evm, state, transactionCommon: createTransactionCommon(31337, 'prague'), chainId: 31337n, fees: ETHEREUM_FEE_RULES }
+  const env = executionEnvironment()
+  if (libraryLoop) env.evm.events.on('step', () => {})
+  return env
 }
 
 /** Every account the layer wrote, with its storage words, as a reader sees them. */
@@ -86,13 +72,11 @@ describe('execution/interpreter-loop: the step loop matches the library\'s', () 
     )
     const runs = [false, true].map(async (libraryLoop) => {
       const env = environment(libraryLoop)
-      const history = new StateHistory(EMPTY_STATE_SOURCE)
-      history.putAccount(0, alice.address.toLowerCase() as Address, withAccountFields(undefined, { balance: parseEther('100') }))
-      const state = new StateLayer(history.latest)
+      const state = fundedState([alice.address])
       const position = { gasUsed: 0n, logCount: 0 }
       const receipts = []
       for (const transaction of transactions) {
-        const receipt = await runTransaction(transaction, state, block, position, env)
+        const receipt = await runTransaction(transaction, state, TEST_BLOCK, position, env)
         position.gasUsed = receipt.cumulativeGasUsed
         position.logCount += receipt.logs.length
         receipts.push(receipt)

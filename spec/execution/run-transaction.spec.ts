@@ -1,47 +1,15 @@
 import { expect } from 'chai'
 import { parseEther } from 'viem'
 import { hexToBytes } from '@ethereumjs/util'
-import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
-import { createDevnetEVM } from '../../lib/execution/devnet-evm.ts'
-import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
 import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
 import { isPlainTransfer, runInEVM, runPlainTransfer, runTransaction, UnexecutableTransactionError } from '../../lib/execution/run-transaction.ts'
-import type { BlockContext } from '../../lib/execution/block-context.ts'
 import { createChain } from '../../lib/index.ts'
-import { withAccountFields } from '../../lib/state/account.ts'
-import { EVMStateAdapter } from '../../lib/state/evm-state-adapter.ts'
-import { StateHistory } from '../../lib/state/state-history.ts'
-import { StateLayer } from '../../lib/state/state-layer.ts'
-import { EMPTY_STATE_SOURCE, heldAccount } from '../../lib/state/state-source.ts'
+import type { StateLayer } from '../../lib/state/state-layer.ts'
+import { heldAccount } from '../../lib/state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
+import { executionEnvironment, fundedState, TEST_BLOCK } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
-
-const block: BlockContext = {
-  number: 1n,
-  timestamp: 1_735_689_602n,
-  baseFeePerGas: 875_000_000n,
-  gasLimit: 30_000_000n,
-  coinbase: '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e',
-  prevRandao: new Uint8Array(32),
-}
-
-function environment(): ExecutionEnvironment {
-  const state = new EVMStateAdapter()
-  return {
-    evm: createDevnetEVM(createExecutionCommon(31337, 'prague'), state, () => undefined),
-    state,
-    transactionCommon: createTransactionCommon(31337, 'prague'),
-    chainId: 31337n,
-    fees: ETHEREUM_FEE_RULES,
-  }
-}
-
-function fundedState(accounts: Address[]): StateLayer {
-  const history = new StateHistory(EMPTY_STATE_SOURCE)
-  for (const address of accounts) history.putAccount(0, address.toLowerCase() as Address, withAccountFields(undefined, { balance: parseEther('100') }))
-  return new StateLayer(history.latest)
-}
 
 /** What a reader sees of every account either layer wrote. */
 function observed(layers: StateLayer[]): Array<Record<string, unknown>> {
@@ -58,15 +26,15 @@ describe('execution/run-transaction', () => {
   it('a plain transfer takes the direct path with exactly the outcome of the EVM path', async () => {
     const chain = await createChain()
     const alice = signer(chain, 0)
-    const env = environment()
+    const env = executionEnvironment()
     for (const [value, recipient] of [[parseEther('1'), chain.accounts[1].address], [0n, '0x00000000000000000000000000000000000000aa'], [5n, alice.address]] as const) {
       const raw = hexToBytes(await alice.sign({ to: recipient, value }))
       const transaction = decodeTransaction(raw, hashTransaction(raw), env.transactionCommon, 31337n)
       const direct = fundedState([alice.address, chain.accounts[1].address])
       const viaEVM = fundedState([alice.address, chain.accounts[1].address])
       expect(isPlainTransfer(transaction, direct, env)).to.equal(true)
-      const directReceipt = runPlainTransfer(transaction, direct, block, { gasUsed: 0n, logCount: 0 }, ETHEREUM_FEE_RULES, undefined)
-      const evmReceipt = await runInEVM(transaction, viaEVM, block, { gasUsed: 0n, logCount: 0 }, env, undefined)
+      const directReceipt = runPlainTransfer(transaction, direct, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, ETHEREUM_FEE_RULES, undefined)
+      const evmReceipt = await runInEVM(transaction, viaEVM, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, env, undefined)
       expect(directReceipt).to.deep.equal(evmReceipt)
       const [directState, evmState] = observed([direct, viaEVM])
       expect(directState).to.deep.equal(evmState)
@@ -76,19 +44,19 @@ describe('execution/run-transaction', () => {
   it('a zero-value transfer to an absent account leaves it absent (EIP-161), on both paths', async () => {
     const chain = await createChain()
     const alice = signer(chain, 0)
-    const env = environment()
+    const env = executionEnvironment()
     const empty = '0x00000000000000000000000000000000000000aa' as Address
     const raw = hexToBytes(await alice.sign({ to: empty, value: 0n }))
     const transaction = decodeTransaction(raw, hashTransaction(raw), env.transactionCommon, 31337n)
     const state = fundedState([alice.address])
-    await runTransaction(transaction, state, block, { gasUsed: 0n, logCount: 0 }, env)
+    await runTransaction(transaction, state, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, env)
     expect(state.getAccount(empty)).to.equal(undefined)
   })
 
   it('precompiles and accounts with code are not plain transfers', async () => {
     const chain = await createChain()
     const alice = signer(chain, 0)
-    const env = environment()
+    const env = executionEnvironment()
     const raw = hexToBytes(await alice.sign({ to: '0x0000000000000000000000000000000000000004', value: 1n, gas: 30000n }))
     const transaction = decodeTransaction(raw, hashTransaction(raw), env.transactionCommon, 31337n)
     expect(isPlainTransfer(transaction, fundedState([alice.address]), env)).to.equal(false)
@@ -97,13 +65,13 @@ describe('execution/run-transaction', () => {
   it('refuses a transaction whose nonce no longer follows the state, without touching it', async () => {
     const chain = await createChain()
     const alice = signer(chain, 0)
-    const env = environment()
+    const env = executionEnvironment()
     const raw = hexToBytes(await alice.sign({ to: chain.accounts[1].address, nonce: 3 }))
     const transaction = decodeTransaction(raw, hashTransaction(raw), env.transactionCommon, 31337n)
     const state = fundedState([alice.address])
     let error: unknown
     try {
-      await runTransaction(transaction, state, block, { gasUsed: 0n, logCount: 0 }, env)
+      await runTransaction(transaction, state, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, env)
     } catch (caught) {
       error = caught
     }

@@ -15,6 +15,8 @@ export interface InterpretingEVM {
   readonly plainFrames: boolean
   readonly DEBUG: boolean
   readonly events: { listenerCount(event: string): number }
+  /** The opcode table by opcode byte. */
+  readonly _opcodeMap: readonly OpcodeEntry[]
 }
 
 /** One opcode as the library's tables hold it: its fixed facts, its handler and, with dynamic gas, its gas handler. */
@@ -95,7 +97,7 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
       runState.programCounter = pc ?? runState.programCounter
       const start = runState.programCounter
       if (start !== 0 && (start < 0 || start >= code.length)) throw new Error('Internal error: program counter not in range')
-      const opcodes = (this._evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap
+      const opcodes = this._evm._opcodeMap
       let analysed: OpcodeEntry[] | undefined
       let exceptionError: EVMError | undefined
       while (runState.programCounter < code.length) {

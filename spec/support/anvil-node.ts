@@ -15,8 +15,11 @@ export interface AnvilNode {
   /** Sends one JSON-RPC request; rejects with the node's error object as JSON. */
   request<T = unknown>(method: string, params?: unknown[]): Promise<T>
   /**
-   * Waits for a transaction's receipt: Anvil automines on a task of its own after it answers
-   * `eth_send*`, so a receipt asked for at once may still be null. Rejects after 2 s.
+   * Waits until a transaction is mined: its receipt and its block both visible. Anvil automines
+   * on a task of its own after it answers `eth_send*`, so a receipt asked for at once may still be
+   * null; and Anvil 1.7.1 stores the receipt a moment before it drops the transaction from its
+   * pool, so `eth_getTransactionByHash` may still answer the pending form (null `blockHash`, no
+   * `blockTimestamp`) after the receipt appears (~1 in 300 here). Rejects after 2 s.
    */
   mined(hash: string): Promise<void>
   /** Kills Anvil (its whole process group: the npm launcher and the binary). */
@@ -81,8 +84,11 @@ function anvilAt(url: string, stop: () => void): AnvilNode {
     if (body.error !== undefined) throw new Error(`anvil ${method}: ${JSON.stringify(body.error)}`)
     return body.result as T
   }
+  const isMined = async (hash: string): Promise<boolean> =>
+    (await request('eth_getTransactionReceipt', [hash])) !== null &&
+    (await request<{ blockHash: string | null } | null>('eth_getTransactionByHash', [hash]))?.blockHash != null
   const mined = async (hash: string): Promise<void> => {
-    for (let waited = 0; (await request('eth_getTransactionReceipt', [hash])) === null; waited += MINED_POLL_MS) {
+    for (let waited = 0; !(await isMined(hash)); waited += MINED_POLL_MS) {
       if (waited >= MINED_TIMEOUT_MS) throw new Error(`anvil did not mine ${hash} within ${MINED_TIMEOUT_MS} ms`)
       await new Promise((resolve) => setTimeout(resolve, MINED_POLL_MS))
     }

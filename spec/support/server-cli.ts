@@ -15,7 +15,7 @@ export const READY_LINE = /^Listening on (http:\/\/([^\s:]+):(\d+)) \(WebSocket 
 export interface Exit {
   readonly code: number | null
   readonly signal: NodeJS.Signals | null
-  /** performance.now() when the process exited. */
+  /** performance.now() when the process had exited and closed its output. */
   readonly at: number
 }
 
@@ -26,7 +26,10 @@ export interface CliProcess {
   readonly startedAt: number
   stdout(): string
   stderr(): string
-  /** Resolves once the process has exited. */
+  /**
+   * Resolves once the process has exited and its output is closed: under `npx` the server is a
+   * grandchild holding the same pipes, so this waits for it too (npm's own exit can come first).
+   */
   readonly exited: Promise<Exit>
   /** Whether it has exited yet. */
   hasExited(): boolean
@@ -64,7 +67,7 @@ export function spawnCli(args: string[], options: { command?: string; detached?:
     err += chunk
   })
   const exited = new Promise<Exit>((resolve) => {
-    child.once('exit', (code, signal) => {
+    child.once('close', (code, signal) => {
       exit = { code, signal, at: performance.now() }
       live.delete(cli)
       for (const watcher of watchers) watcher()

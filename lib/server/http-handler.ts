@@ -25,10 +25,30 @@ const preflightHeaders = {
   'access-control-max-age': '86400',
 }
 
-/** Sends a whole reply with its length, as Anvil (hyper) and geth (net/http, small bodies) do, rather than Node's default chunked encoding. */
+/** Replies waiting for the end of this turn of the event loop, oldest first. */
+const unsent: Array<() => void> = []
+
+/** Writes the waiting replies, back to back. */
+function sendWaitingReplies(): void {
+  for (let i = 0; i < unsent.length; i++) unsent[i]()
+  unsent.length = 0
+}
+
+/**
+ * Sends a whole reply with its length, as Anvil (hyper) and geth (net/http, small bodies) do,
+ * rather than Node's default chunked encoding; at the end of this turn of the event loop (its
+ * check phase), with the other replies finished in it. A write to a loopback socket whose reader
+ * sleeps pays for waking the reader's CPU, and on this project's VMs that wake dominated a
+ * server-bound reply (writev ~25 µs, against ~6 µs when the reader is awake): replies written
+ * back to back share one wake. A reply waits at most for the rest of its turn, which
+ * turn-budget.ts bounds; alone in its turn it goes at once.
+ */
 function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
-  response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) })
-  response.end(body)
+  const send = (): void => {
+    response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) })
+    response.end(body)
+  }
+  if (unsent.push(send) === 1) setImmediate(sendWaitingReplies)
 }
 
 /** An error in plain text, as Go's http.Error writes it (geth's refusals). */

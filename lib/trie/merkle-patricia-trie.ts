@@ -135,9 +135,13 @@ export function trieDelete(node: TrieNode | undefined, path: Uint8Array, offset:
  * every path it walks. What a state load builds its tries with.
  */
 export function trieFromEntries(entries: Array<readonly [path: Uint8Array, value: Uint8Array]>): TrieNode | undefined {
-  if (entries.length === 0) return undefined
   entries.sort(([a], [b]) => compareNibbles(a, b))
-  return buildRange(entries, 0, entries.length, 0)
+  return trieFromSortedEntries(entries)
+}
+
+/** The trie of `entries` already in path order, their paths prefix-free: {@link trieFromEntries} without its sort. */
+export function trieFromSortedEntries(entries: ReadonlyArray<readonly [path: Uint8Array, value: Uint8Array]>): TrieNode | undefined {
+  return entries.length === 0 ? undefined : buildRange(entries, 0, entries.length, 0)
 }
 
 function compareNibbles(a: Uint8Array, b: Uint8Array): number {

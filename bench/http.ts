@@ -2,11 +2,10 @@
  * HTTP figures for `npm run bench`: a bare node:http JSON echo server as the floor, then the
  * node's reads, eth_call and sendRawTransaction, all under the same load generator (a child
  * process, keep-alive, 32 requests in flight unless told), plus the CLI's time to its ready line.
+ * The echo server runs in a process of its own, as the peers section runs our CLI and Anvil.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -35,34 +34,46 @@ export async function loadTest(url: string, bodies: string[], durationMs = 3000,
   return { rate: requests / seconds, errors, firstError }
 }
 
-/** A bare node:http server that parses JSON-RPC and answers a constant result: the floor. */
-export async function echoServer(): Promise<{ url: string; close(): void }> {
-  const server = createServer({ keepAlive: true }, (request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const { id } = JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x0' }))
+/** A server in a child process of its own, as a user runs it: its URL, and how to stop it. */
+export interface ServerProcess {
+  readonly url: string
+  close(): Promise<void>
+}
+
+/** Spawns `node …args` and resolves once it prints an http:// URL on stdout (the CLI's ready line, the echo server's URL). */
+function spawnServer(args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  const close = async (): Promise<void> => {
+    child.kill('SIGTERM')
+    await exited
+  }
+  return new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      const url = /http:\/\/[\d.]+:\d+/.exec(output)?.[0]
+      if (url !== undefined) resolve({ url, close })
     })
+    void exited.then(() => reject(new Error(`node ${args.join(' ')} exited before serving: ${output}`)))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }
+}
+
+/** A bare node:http server that parses JSON-RPC and answers a constant result (bench/echo-server.ts): the floor. */
+export function echoServer(): Promise<ServerProcess> {
+  return spawnServer(['--import', 'tsx', join(here, 'echo-server.ts')])
+}
+
+/** `node dist/cli.js --port 0 --silent …args`, once it has printed its ready line. */
+export function cliServer(args: readonly string[] = []): Promise<ServerProcess> {
+  return spawnServer([join(here, '..', 'dist', 'cli.js'), '--port', '0', '--silent', ...args])
 }
 
 /** Milliseconds from spawning `node dist/cli.js --port 0 --silent ...args` to its ready line. */
 export async function cliReadyTime(args: readonly string[] = []): Promise<number> {
   const start = performance.now()
-  const child = spawn(process.execPath, [join(here, '..', 'dist', 'cli.js'), '--port', '0', '--silent', ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  await new Promise<void>((resolve) => {
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      if (output.includes('http://')) resolve()
-    })
-  })
+  const cli = await cliServer(args)
   const elapsed = performance.now() - start
-  child.kill('SIGTERM')
-  await new Promise((resolve) => child.on('exit', resolve))
+  await cli.close()
   return elapsed
 }

@@ -167,7 +167,7 @@ function failures(errors: number, firstError: string | undefined): string {
 async function benchHttp(): Promise<void> {
   const echo = await echoServer()
   const floor = (await loadTest(echo.url, [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })])).rate
-  echo.close()
+  await echo.close()
   record('HTTP: bare node:http JSON echo (floor)', floor, 'req/s', undefined, '32 in flight, keep-alive, load from a child process')
 
   // The load pools tens of thousands of transfers between seals: above geth's default pool limits, whose refusals would count as throughput.

@@ -3,10 +3,12 @@
  * two rounds on fresh nodes (in-process, after one warm-up round), each phase interleaved (ours,
  * peer, ours, peer), medians of the two — in-process against Hardhat's EDR network, over HTTP
  * against Anvil (and Hardhat's own server, for information) with the bare node:http echo server
- * as the floor. A peer that cannot be installed or started is skipped with a notice; our figures
+ * as the floor; over HTTP ours is the CLI and the echo server a script, each a process of its
+ * own as Anvil is, not a server sharing this process with the in-process rounds. A peer that cannot be installed or started is skipped with a notice; our figures
  * are printed all the same.
  */
-import { startServer, type Chain } from 'preconf-devnet'
+import type { Chain } from 'preconf-devnet'
+import { cliServer } from '../http.ts'
 import { median } from '../measure.ts'
 import { findAnvil, startAnvil } from './anvil.ts'
 import { loadHardhat } from './hardhat.ts'
@@ -17,7 +19,7 @@ import { echoNode, httpPhases, type HttpFigures } from './over-http.ts'
 import { notice, ours, printTable, versus } from './report.ts'
 import { runRounds, type Contender } from './rounds.ts'
 import { httpNode, type RpcNode } from './rpc-node.ts'
-import { ANVIL_ARGUMENTS, createOurs, SETTINGS, type NodeSettings } from './settings.ts'
+import { ANVIL_ARGUMENTS, CLI_ARGUMENTS, createOurs, SETTINGS, type NodeSettings } from './settings.ts'
 import { signWorkload } from './transactions.ts'
 
 const ROUNDS = 2
@@ -82,10 +84,10 @@ function oursNode(chain: Chain): RpcNode {
   return { name: 'ours in-process', request: (method, params) => chain.request({ method, params: params as unknown[] }), close: async () => {} }
 }
 
-/** Ours over HTTP: a fresh chain behind `startServer` on a free loopback port. */
+/** Ours over HTTP: the CLI with the settings, a process of its own on a free loopback port (as Anvil runs). */
 async function oursServer(): Promise<RpcNode> {
-  const server = await startServer(await createOurs(), { port: 0 })
-  return httpNode('ours over HTTP', server.url, () => server.close())
+  const cli = await cliServer(CLI_ARGUMENTS)
+  return httpNode('ours over HTTP (node dist/cli.js)', cli.url, () => cli.close())
 }
 
 /** Installs or finds a peer; on failure, prints why it is skipped and returns nothing. */

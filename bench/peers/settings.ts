@@ -34,13 +34,18 @@ export function createOurs(): Promise<Chain> {
   })
 }
 
-/** Anvil's flags for the settings (its default mnemonic is ours): automine off (`--no-mining`). */
-export const ANVIL_ARGUMENTS: readonly string[] = [
+/** The settings as flags, spelled alike by Anvil and by our CLI (which takes Anvil's names). */
+const SETTINGS_FLAGS: readonly string[] = [
   '--chain-id', String(SETTINGS.chainId),
   '--accounts', String(SETTINGS.accounts),
   '--balance', String(SETTINGS.balance / 10n ** 18n),
   '--gas-limit', String(SETTINGS.blockGasLimit),
   '--base-fee', String(SETTINGS.initialBaseFee),
   '--hardfork', SETTINGS.hardfork,
-  '--no-mining',
 ]
+
+/** Anvil's flags for the settings (its default mnemonic is ours): automine off (`--no-mining`). */
+export const ANVIL_ARGUMENTS: readonly string[] = [...SETTINGS_FLAGS, '--no-mining']
+
+/** The CLI's flags for the settings, as createOurs has them (ours over HTTP runs as users run it, a process of its own, as Anvil does). */
+export const CLI_ARGUMENTS: readonly string[] = [...SETTINGS_FLAGS, '--mining', 'off', '--txpool-global-slots', '100000', '--txpool-global-queue', '100000']

@@ -28,10 +28,9 @@ const preflightHeaders = {
 /** Replies waiting for the end of this turn of the event loop, oldest first. */
 const unsent: Array<() => void> = []
 
-/** Writes the waiting replies, back to back. */
+/** Writes the waiting replies, back to back; the queue is emptied first, so a later turn starts a queue of its own whatever happens here. */
 function sendWaitingReplies(): void {
-  for (let i = 0; i < unsent.length; i++) unsent[i]()
-  unsent.length = 0
+  for (const send of unsent.splice(0)) send()
 }
 
 /**

@@ -21,8 +21,8 @@ function insertFrom(root: TrieNode | undefined, items: readonly Uint8Array[], st
 }
 
 /**
- * The indexes 0 … count − 1 in the order of their keys, so the bulk build needs no sort (which
- * was half of a large block's transactions and receipts roots): 1 … 127 (keys 0x01 … 0x7f), then
+ * The indexes 0 … count − 1 in the order of their keys, so the bulk build needs no sort (a
+ * comparator that, cold, took 5.5 ms of a full block's first tick): 1 … 127 (keys 0x01 … 0x7f), then
  * 0 (0x80), then 128 on (0x81 xx, 0x82 xx xx, …: a longer encoding starts with a greater byte,
  * and encodings of one length sort as their numbers do).
  */

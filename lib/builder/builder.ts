@@ -9,21 +9,18 @@ import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
-import { UpstreamError } from '../errors.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
-import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import type { ResolvedChainOptions } from '../options.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { StateHistory } from '../state/state-history.ts'
-import { StateLayer } from '../state/state-layer.ts'
 import type { BlockContext } from '../execution/block-context.ts'
 import type { BlockSettings } from './block-settings.ts'
 import { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
-import type { Transaction } from '../transactions/transaction.ts'
-import type { CandidateQueue, DroppedTransaction, TransactionSource } from './sources.ts'
+import type { ChoiceWatch, DroppedTransaction, TransactionSource } from './sources.ts'
+import { fillTick, startTick, type TickParts, type TickWork } from './tick-work.ts'
 
 /** What one tick pre-confirmed. */
 export interface Preconfirmation {
@@ -56,10 +53,20 @@ export interface BuilderParts {
   readonly rules: BlockRules
 }
 
+/** A tick worked out ahead, on `pending` at `revision`, with the watches of the sources it took from. */
+interface Draft {
+  readonly pending: PendingBlock
+  readonly revision: number
+  readonly work: TickWork
+  readonly watches: ReadonlyArray<readonly [TransactionSource, ChoiceWatch]>
+}
+
 /** Builds pre-confirmed blocks from its sources and seals them. */
 export class BlockBuilder {
   /** The block being pre-confirmed. */
   pending: PendingBlock
+  /** The next tick, worked out ahead (see {@link prepareTick}). */
+  private draft: Draft | undefined
 
   constructor(
     private readonly parts: BuilderParts,
@@ -82,77 +89,93 @@ export class BlockBuilder {
     return this.parts.policy.takes('user', 0) ? 0 : 1
   }
 
-  /** Runs one pre-confirmation tick: transactions from each source the policy allows, best first, into the pending block. */
+  /**
+   * Runs one pre-confirmation tick: transactions from each source the policy allows, best first,
+   * into the pending block. A draft of this tick that still holds is taken up where it stopped.
+   */
   async preconfirm(): Promise<Preconfirmation> {
-    const { environment, policy, sources } = this.parts
-    const pending = this.pending
-    const { context } = pending
-    const index = pending.ticks
-    const tick = new StateLayer(pending.state)
-    const dropped: DroppedTransaction[] = []
-    const included: IncludedTransaction[] = []
-    /** What leaves each source once the tick commits. */
-    const taken: Array<readonly [TransactionSource, Transaction]> = []
-    const budget = policy.gasBudget(context, index)
-    let gasUsed = pending.gasUsed
-    let logCount = pending.logCount
-
-    /** Set when a forked chain's upstream could not give state a transaction needed: the tick ends there, the transaction stays. */
-    let stalled = false
-    for (const source of sources) {
-      if (stalled) break
-      if (!policy.takes(source.kind, index)) continue
-      for (const stale of source.prune(tick)) {
-        dropped.push(stale)
-        taken.push([source, stale.transaction])
-      }
-      let queue: CandidateQueue
-      try {
-        const candidates = source.candidates(context, tick)
-        queue = candidates instanceof Promise ? await candidates : candidates
-      } catch (error) {
-        if (!(error instanceof UpstreamError)) throw error
-        stalled = true
-        break
-      }
-      for (let transaction = queue.peek(); transaction !== undefined; transaction = queue.peek()) {
-        if (budget - gasUsed < transaction.gasLimit) {
-          queue.skipped()
-          continue
-        }
-        const scratch = new StateLayer(tick)
-        try {
-          const receipt = await runTransaction(transaction, scratch, context, { gasUsed, logCount }, environment)
-          tick.apply(scratch)
-          included.push({ transaction, receipt, index: pending.transactions.length + included.length })
-          gasUsed = receipt.cumulativeGasUsed
-          logCount += receipt.logs.length
-          queue.included()
-        } catch (error) {
-          if (error instanceof UpstreamError) {
-            stalled = true
-            break
-          }
-          // Unexecutable now, or an execution the devnet cannot perform: either way it leaves its
-          // source rather than block every later tick.
-          const reason = error instanceof UnexecutableTransactionError ? error.message : `execution failed: ${(error as Error).message}`
-          dropped.push({ transaction, reason })
-          queue.skipped()
-        }
-        taken.push([source, transaction])
-      }
-    }
+    const draft = this.takeDraft()
+    const work = draft ?? startTick(this.pending)
+    await fillTick(work, this.tickParts, draft === undefined)
 
     // Commit the tick at once: readers see all of it or none of it.
-    for (const [source, transaction] of taken) source.remove(transaction)
-    pending.append({ index, transactions: included, changes: tick, gasUsed, logCount })
-    return { blockNumber: context.number, index, transactions: included, dropped }
+    const { pending } = this
+    for (const [source, transaction] of work.taken) source.remove(transaction)
+    pending.append({ index: work.index, transactions: work.included, changes: work.tick, gasUsed: work.gasUsed, logCount: work.logCount })
+    return { blockNumber: pending.context.number, index: work.index, transactions: work.included, dropped: work.dropped }
+  }
+
+  /**
+   * Works out the next tick ahead of its instant (a draft), so that the tick itself only adds
+   * what arrived since: its transactions run and its tries grow now, while the node has time.
+   * The tick takes the draft up only if nothing it rests on changed (see {@link takeDraft}), so
+   * a tick gives the same block with a draft or without. No draft is made where a source the
+   * tick takes from cannot be watched (an OP-stack chain's deposits) or a forked chain's
+   * upstream is needed.
+   */
+  async prepareTick(): Promise<void> {
+    if (this.draft !== undefined) {
+      if (this.draftHolds(this.draft)) return
+      this.discardDraft()
+    }
+    const { policy, sources } = this.parts
+    const pending = this.pending
+    const index = pending.ticks
+    const taking = sources.filter((source) => policy.takes(source.kind, index))
+    if (taking.some((source) => source.watch === undefined)) return
+    const revision = pending.revision
+    const work = startTick(pending)
+    const watches = taking.map((source) => [source, source.watch!(pending.context)] as const)
+    try {
+      await fillTick(work, this.tickParts, true)
+    } catch (error) {
+      for (const [, watch] of watches) watch.end()
+      throw error
+    }
+    if (work.stalled || pending !== this.pending || pending.revision !== revision) {
+      for (const [, watch] of watches) watch.end()
+      return
+    }
+    pending.growCommitments(work.included)
+    this.draft = { pending, revision, work, watches }
+  }
+
+  private get tickParts(): TickParts {
+    const { sources, policy, environment } = this.parts
+    return { pending: this.pending, sources, policy, environment }
+  }
+
+  /** The draft, if it still holds for the tick about to run; the draft is used up either way. */
+  private takeDraft(): TickWork | undefined {
+    const draft = this.draft
+    if (draft === undefined) return undefined
+    const holds = this.draftHolds(draft)
+    this.discardDraft()
+    return holds ? draft.work : undefined
+  }
+
+  /**
+   * Whether a tick run now would begin as `draft` did: the same pending block, unchanged (no
+   * tick, edit, truncation or new context since), and each watched source's first choices the
+   * same.
+   */
+  private draftHolds(draft: Draft): boolean {
+    const { pending, revision, work, watches } = draft
+    if (pending !== this.pending || pending.revision !== revision) return false
+    return watches.every(([source, watch]) => watch.holds(work.tried.get(source) ?? []))
+  }
+
+  /** Drops the draft, if any. */
+  private discardDraft(): void {
+    for (const [, watch] of this.draft?.watches ?? []) watch.end()
+    this.draft = undefined
   }
 
   /** Seals the pending block as the next block and opens a new pending block at `nextTimestamp` (seconds). */
   seal(nextTimestamp: bigint): SealedBlock {
     const { blocks, history, commitment } = this.parts
     const pending = this.pending
+    this.discardDraft()
     history.apply(Number(pending.context.number), pending.state)
     commitment.markChanges(pending.state)
     const block = assembleBlock(pending.parts(commitment.compute(history.latest)))

@@ -6,7 +6,7 @@
  * pre-confirmed is what the sealed block records. The last pre-confirmations can be taken back
  * ({@link PendingBlock.truncate}): the overlay is then rebuilt from what remains, in order.
  */
-import { assembleBlock, type BlockParts } from '../blocks/assemble.ts'
+import { assembleBlock, commitBody, type BlockParts } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockContext } from '../execution/block-context.ts'
 import { AddressSieve } from '../state/address-sieve.ts'
@@ -77,6 +77,8 @@ export class PendingBlock implements PendingBlockView {
   private previewed: { count: number; last: IncludedTransaction | undefined; context: BlockContext; block: SealedBlock } | undefined
   /** The read-only view handed to users. */
   readonly view: PendingBlockView
+  /** Counts the block's changes (ticks, edits, truncations, contexts, undos): equal revisions, the same block. */
+  revision = 0
 
   constructor(
     context: BlockContext,
@@ -128,6 +130,15 @@ export class PendingBlock implements PendingBlockView {
     return block
   }
 
+  /**
+   * Grows the block's tries by `transactions` as if they were appended (a drafted tick's), so
+   * that the preview after the tick costs only what the tick adds besides; if the tick turns out
+   * otherwise, the next preview rebuilds them.
+   */
+  growCommitments(transactions: readonly IncludedTransaction[]): void {
+    if (transactions.length > 0) commitBody([...this.transactions, ...transactions], this.tries)
+  }
+
   /** Number, timestamp, base fee, … of the block: what its transactions execute in. */
   get context(): BlockContext {
     return this.blockContext
@@ -153,12 +164,19 @@ export class PendingBlock implements PendingBlockView {
     if (this.transactions.length > 0) throw new Error('a block with pre-confirmed transactions keeps its context')
     const previous = this.blockContext
     this.blockContext = context
-    if (this.undoLog?.recording) this.undoLog.record(() => (this.blockContext = previous))
+    this.revision++
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => {
+        this.blockContext = previous
+        this.revision++
+      })
+    }
   }
 
   /** Appends one pre-confirmation: its writes go into the overlay at once (readers see all of it or none). */
   append(preconfirmation: PreconfirmationRecord): void {
     this.state.apply(preconfirmation.changes)
+    this.revision++
     this.segments.push({ preconfirmation })
     this.preconfirmations.push(preconfirmation)
     for (const included of preconfirmation.transactions) {
@@ -171,13 +189,20 @@ export class PendingBlock implements PendingBlockView {
   /** Applies a test-control edit to the block's state; it is replayed in place after a later {@link truncate}. */
   edit(edit: StateEdit): void {
     edit(this.state)
+    this.revision++
     const last = this.segments.at(-1)
     if (last !== undefined && 'edits' in last) {
       last.edits.push(edit)
-      if (this.undoLog?.recording) this.undoLog.record(() => last.edits.pop())
+      if (this.undoLog?.recording) this.undoLog.record(() => {
+          last.edits.pop()
+          this.revision++
+        })
     } else {
       this.segments.push({ edits: [edit] })
-      if (this.undoLog?.recording) this.undoLog.record(() => this.segments.pop())
+      if (this.undoLog?.recording) this.undoLog.record(() => {
+          this.segments.pop()
+          this.revision++
+        })
     }
   }
 
@@ -190,6 +215,7 @@ export class PendingBlock implements PendingBlockView {
     if (keep >= this.preconfirmations.length) return []
     const before = { state: this.state, segments: [...this.segments], preconfirmations: [...this.preconfirmations], transactions: [...this.transactions] }
     const withdrawn = this.preconfirmations.slice(keep)
+    this.revision++
     this.removeLast(withdrawn.length)
     this.state = new StateLayer(this.head, this.undoLog, new AddressSieve())
     for (const segment of this.segments) {
@@ -198,6 +224,7 @@ export class PendingBlock implements PendingBlockView {
     }
     if (this.undoLog?.recording) {
       this.undoLog.record(() => {
+        this.revision++
         this.state = before.state
         this.segments.splice(0, Infinity, ...before.segments)
         this.preconfirmations.splice(0, Infinity, ...before.preconfirmations)
@@ -224,6 +251,7 @@ export class PendingBlock implements PendingBlockView {
 
   /** Drops the last `count` pre-confirmations from the lists (not from the overlay). */
   private removeLast(count: number): void {
+    this.revision++
     for (let i = 0; i < count; i++) {
       const preconfirmation = this.preconfirmations.pop()!
       this.segments.splice(this.segments.findLastIndex((segment) => 'preconfirmation' in segment && segment.preconfirmation === preconfirmation), 1)

@@ -6,7 +6,7 @@
 import type { BlockContext } from '../execution/block-context.ts'
 import { heldAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
-import type { Transaction, UserTransaction } from '../transactions/transaction.ts'
+import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import { TransactionQueue } from '../txpool/transaction-queue.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import type { SourceKind } from './policy.ts'
@@ -28,6 +28,17 @@ export interface CandidateQueue {
   skipped(): void
 }
 
+/**
+ * Whether the choices of a tick worked out ahead (a draft) still stand: the tick run now would
+ * try the same transactions first, in the same order, before anything else.
+ */
+export interface ChoiceWatch {
+  /** Whether a tick now would try `tried` (the draft's transactions from this source, in the order it tried them) first. */
+  holds(tried: readonly Transaction[]): boolean
+  /** Stops watching. */
+  end(): void
+}
+
 /** A supplier of transactions to the builder. */
 export interface TransactionSource {
   readonly kind: SourceKind
@@ -37,6 +48,8 @@ export interface TransactionSource {
   candidates(context: BlockContext, state: StateView): CandidateQueue | Promise<CandidateQueue>
   /** `transaction` was included, or dropped: it leaves the source. */
   remove(transaction: Transaction): void
+  /** Watches the source for changes that would overturn a tick's choices in `context`; a source without it is never drafted from. */
+  watch?(context: BlockContext): ChoiceWatch
 }
 
 function nonceIn(state: StateView): (sender: UserTransaction['sender']) => bigint {
@@ -63,5 +76,25 @@ export function poolSource(pool: TxPool): TransactionSource {
       return { peek: () => queue.peek()?.transaction, included: () => queue.shift(), skipped: () => queue.pop() }
     },
     remove: (transaction) => pool.remove(transaction as UserTransaction),
+    watch(context) {
+      const changes = pool.watch()
+      return {
+        // The draft tried heads best first; a transaction that arrived since comes after all of
+        // them (ties go to the earlier arrival) unless its tip beats the lowest tried: then, or
+        // if one of them left the pool, or an undo put back an earlier entry, the order may differ.
+        holds(tried) {
+          if (changes.restored) return false
+          if (tried.length === 0) return true
+          let lowest: bigint | undefined
+          for (const transaction of tried) {
+            if (changes.left.has(transaction as UserTransaction)) return false
+            const tip = effectiveTip(transaction as UserTransaction, context.baseFeePerGas)
+            if (lowest === undefined || tip < lowest) lowest = tip
+          }
+          return changes.arrived.every(({ transaction }) => effectiveTip(transaction, context.baseFeePerGas) <= lowest!)
+        },
+        end: () => pool.unwatch(changes),
+      }
+    },
   }
 }

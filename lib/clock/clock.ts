@@ -18,6 +18,8 @@ export interface Timeline {
   fireNext(): Promise<void>
   /** The clock has finished moving to `now` (after the events on the way). */
   moved(now: number): void
+  /** Does ahead what it can of the next event, in the time before it falls due (the realtime driver's idle time). */
+  prepareNext(): Promise<void>
 }
 
 /** The chain's clock. */
@@ -107,6 +109,8 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
         process.emitWarning(error as Error)
       }
       if (driver === undefined) return
+      // Behind the requests waiting, not before them: the next event is a whole interval away.
+      serialize(() => timeline.prepareNext()).catch((error: Error) => process.emitWarning(error))
       driver = setTimeout(wake, delay())
     }
     // A ref'd timer: the process lives while the chain runs, as a server's socket keeps it alive.

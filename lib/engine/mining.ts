@@ -66,12 +66,11 @@ export class Mining {
       void this.parts.serialize(async () => this.parts.expirePool(now))
       this.parts.events.emit('time', now)
     },
+    // The next tick, drafted while the clock waits for it (a draft never changes what a tick takes).
+    prepareNext: () => (this.followsClock && !this.stalled && !this.parts.builder.awaitsOpening ? this.parts.builder.prepareTick() : Promise.resolve()),
   }
 
-  /**
-   * Switches the mining mode (`evm_setAutomine`). Leaving `auto`, the clock's schedule restarts
-   * from now rather than firing every tick and seal it skipped.
-   */
+  /** Switches the mining mode (`evm_setAutomine`); leaving `auto`, the schedule restarts from now rather than firing what it skipped. */
   setMode(mode: MiningMode): Promise<void> {
     return this.parts.serialize(async () => {
       const restarts = !this.followsClock && (mode === 'interval' || mode === 'instant')

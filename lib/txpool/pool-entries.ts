@@ -33,6 +33,17 @@ export interface ExecutableRun {
   readonly cost: bigint
 }
 
+/**
+ * What changed in a pool while it was watched: the entries that arrived, the transactions that
+ * left (taken, replaced, evicted, expired or undone), and whether an undo put an earlier entry
+ * back (an arrival out of order).
+ */
+export class PoolChanges {
+  readonly arrived: PoolEntry[] = []
+  readonly left = new Set<UserTransaction>()
+  restored = false
+}
+
 /** Transactions waiting for pre-confirmation. */
 export class PoolEntries {
   private readonly byHash = new Map<Hash, PoolEntry>()
@@ -43,6 +54,8 @@ export class PoolEntries {
   private readonly touched = new Set<Address>()
   private arrivals = 0
   private slotCount = 0
+  /** The changes being recorded for watchers (see {@link watch}). */
+  private readonly watchers = new Set<PoolChanges>()
 
   constructor(private readonly undoLog?: UndoLog) {}
 
@@ -98,6 +111,18 @@ export class PoolEntries {
     this.touched.clear()
   }
 
+  /** Starts recording the pool's changes; {@link unwatch} stops it. */
+  watch(): PoolChanges {
+    const changes = new PoolChanges()
+    this.watchers.add(changes)
+    return changes
+  }
+
+  /** Stops recording `changes`. */
+  unwatch(changes: PoolChanges): void {
+    this.watchers.delete(changes)
+  }
+
   /** Adds a transaction, replacing the sender's one at the same nonce. */
   insert(transaction: UserTransaction): void {
     const nonces = this.noncesOf(transaction.sender)
@@ -105,6 +130,7 @@ export class PoolEntries {
     if (replaced !== undefined) {
       this.byHash.delete(replaced.transaction.hash)
       this.slotCount -= replaced.slots
+      for (const changes of this.watchers) changes.left.add(replaced.transaction)
     }
     const run = this.runs.get(transaction.sender)
     if (replaced !== undefined && run !== undefined && transaction.nonce >= run.start && transaction.nonce < run.end) {
@@ -115,6 +141,7 @@ export class PoolEntries {
     this.byHash.set(transaction.hash, entry)
     this.slotCount += entry.slots
     this.touched.add(transaction.sender)
+    for (const changes of this.watchers) changes.arrived.push(entry)
     this.added(entry)
     if (this.undoLog?.recording) {
       this.undoLog.record(() => {
@@ -164,6 +191,7 @@ export class PoolEntries {
     this.slotCount += entry.slots
     this.runs.delete(transaction.sender)
     this.touched.add(transaction.sender)
+    for (const changes of this.watchers) changes.restored = true
     this.added(entry)
   }
 
@@ -181,6 +209,7 @@ export class PoolEntries {
     if (nonces.size === 0) this.bySender.delete(transaction.sender)
     this.slotCount -= entry.slots
     this.touched.add(transaction.sender)
+    for (const changes of this.watchers) changes.left.add(transaction)
   }
 
   /** The sender's executable run from `stateNonce` (geth's pending list). */

@@ -34,6 +34,7 @@ describe('realtime clock: events fire on the wall clock, not late by the work be
         if (lateness.length === 6) finished()
       },
       moved: () => {},
+      prepareNext: async () => {},
     }
     const clock = createClock('realtime', start, timeline, createSerializer())
     await done

@@ -1,0 +1,124 @@
+/**
+ * One pre-confirmation tick's work: the candidates of each source, best first, run on a layer
+ * over the pending block while the gas budget lasts, with what each source gives up and why.
+ * The builder runs it at the tick, or ahead of it as a draft that the tick then continues.
+ */
+import type { IncludedTransaction } from '../blocks/block.ts'
+import { UpstreamError } from '../errors.ts'
+import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
+import { StateLayer } from '../state/state-layer.ts'
+import type { Transaction } from '../transactions/transaction.ts'
+import type { PendingBlock } from './pending-block.ts'
+import type { BuilderPolicy } from './policy.ts'
+import type { CandidateQueue, DroppedTransaction, TransactionSource } from './sources.ts'
+
+/** A tick in progress: its writes, and what it took from its sources and why. */
+export interface TickWork {
+  /** The flashblock index it will have. */
+  readonly index: number
+  /** Its writes, over the pending block. */
+  readonly tick: StateLayer
+  readonly included: IncludedTransaction[]
+  readonly dropped: DroppedTransaction[]
+  /** What leaves each source once the tick commits (included or dropped), in order, and as a set. */
+  readonly taken: Array<readonly [TransactionSource, Transaction]>
+  readonly takenSet: Set<Transaction>
+  /** Each source's transactions tried (pruned, skipped, dropped or included), in order: what a draft's choices rest on. */
+  readonly tried: Map<TransactionSource, Transaction[]>
+  /** The block's gas used and log count with the tick so far. */
+  gasUsed: bigint
+  logCount: number
+  /** Set when a forked chain's upstream could not give state a transaction needed: the tick ends there, the transaction stays. */
+  stalled: boolean
+}
+
+/** A tick on `pending` as it stands, with nothing done yet. */
+export function startTick(pending: PendingBlock): TickWork {
+  return {
+    index: pending.ticks,
+    tick: new StateLayer(pending.state),
+    included: [],
+    dropped: [],
+    taken: [],
+    takenSet: new Set(),
+    tried: new Map(),
+    gasUsed: pending.gasUsed,
+    logCount: pending.logCount,
+    stalled: false,
+  }
+}
+
+/** What a tick runs on: the block, its sources and rules, and the EVM. */
+export interface TickParts {
+readonly pending: PendingBlock
+readonly sources: readonly TransactionSource[]
+readonly policy: BuilderPolicy
+readonly environment: ExecutionEnvironment
+}
+
+/**
+ * Runs `work` on: the candidates of each source the policy allows, best first, while the gas
+ * budget lasts. `prune`: take out first what can never execute (a continued draft did that).
+ */
+export async function fillTick(work: TickWork, { pending, sources, policy, environment }: TickParts, prune: boolean): Promise<void> {
+  const { context } = pending
+  const { tick, included, dropped, taken, takenSet } = work
+  const budget = policy.gasBudget(context, work.index)
+  const take = (source: TransactionSource, transaction: Transaction): void => {
+    taken.push([source, transaction])
+    takenSet.add(transaction)
+  }
+
+  for (const source of sources) {
+    if (work.stalled) break
+    if (!policy.takes(source.kind, work.index)) continue
+    let tried = work.tried.get(source)
+    if (tried === undefined) work.tried.set(source, (tried = []))
+    if (prune) {
+      for (const stale of source.prune(tick)) {
+        dropped.push(stale)
+        take(source, stale.transaction)
+        tried.push(stale.transaction)
+      }
+    }
+    let queue: CandidateQueue
+    try {
+      const candidates = source.candidates(context, tick)
+      queue = candidates instanceof Promise ? await candidates : candidates
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error
+      work.stalled = true
+      break
+    }
+    for (let transaction = queue.peek(); transaction !== undefined; transaction = queue.peek()) {
+      // A continued draft meets again what it dropped (still in its source until the commit): as then, it and its sender wait.
+      if (takenSet.has(transaction) || budget - work.gasUsed < transaction.gasLimit) {
+        queue.skipped()
+        tried.push(transaction)
+        continue
+      }
+      const scratch = new StateLayer(tick)
+      try {
+        const receipt = await runTransaction(transaction, scratch, context, { gasUsed: work.gasUsed, logCount: work.logCount }, environment)
+        tick.apply(scratch)
+        included.push({ transaction, receipt, index: pending.transactions.length + included.length })
+        work.gasUsed = receipt.cumulativeGasUsed
+        work.logCount += receipt.logs.length
+        queue.included()
+      } catch (error) {
+        if (error instanceof UpstreamError) {
+          work.stalled = true
+          break
+        }
+        // Unexecutable now, or an execution the devnet cannot perform: either way it leaves its
+        // source rather than block every later tick.
+        const reason = error instanceof UnexecutableTransactionError ? error.message : `execution failed: ${(error as Error).message}`
+        dropped.push({ transaction, reason })
+        queue.skipped()
+      }
+      tried.push(transaction)
+      take(source, transaction)
+    }
+  }
+}

@@ -20,7 +20,7 @@ import type { BlockSettings } from './block-settings.ts'
 import { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { ChoiceWatch, DroppedTransaction, TransactionSource } from './sources.ts'
-import { fillTick, startTick, type TickParts, type TickWork } from './tick-work.ts'
+import { fillTick, slicedPause, startTick, type TickParts, type TickWork } from './tick-work.ts'
 
 /** What one tick pre-confirmed. */
 export interface Preconfirmation {
@@ -109,7 +109,8 @@ export class BlockBuilder {
    * Works out the next tick ahead of its instant (a draft), so that the tick itself only adds
    * what arrived since: its transactions run and its tries grow now, while the node has time.
    * The tick takes the draft up only if nothing it rests on changed (see {@link takeDraft}), so
-   * a tick gives the same block with a draft or without. No draft is made where a source the
+   * a tick gives the same block with a draft or without. A long draft lets the event loop turn
+   * every few milliseconds. No draft is made where a source the
    * tick takes from cannot be watched (an OP-stack chain's deposits) or a forked chain's
    * upstream is needed.
    */
@@ -127,7 +128,7 @@ export class BlockBuilder {
     const work = startTick(pending)
     const watches = taking.map((source) => [source, source.watch!(pending.context)] as const)
     try {
-      await fillTick(work, this.tickParts, true)
+      await fillTick(work, this.tickParts, true, slicedPause())
     } catch (error) {
       for (const [, watch] of watches) watch.end()
       throw error

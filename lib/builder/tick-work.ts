@@ -7,6 +7,7 @@ import type { IncludedTransaction } from '../blocks/block.ts'
 import { UpstreamError } from '../errors.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
+import { SLICE_MS } from '../clock/serializer.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { PendingBlock } from './pending-block.ts'
@@ -60,8 +61,9 @@ readonly environment: ExecutionEnvironment
 /**
  * Runs `work` on: the candidates of each source the policy allows, best first, while the gas
  * budget lasts. `prune`: take out first what can never execute (a continued draft did that).
+ * `pause`, after each transaction taken: a wait to sit out, if any.
  */
-export async function fillTick(work: TickWork, { pending, sources, policy, environment }: TickParts, prune: boolean): Promise<void> {
+export async function fillTick(work: TickWork, { pending, sources, policy, environment }: TickParts, prune: boolean, pause?: () => Promise<void> | undefined): Promise<void> {
   const { context } = pending
   const { tick, included, dropped, taken, takenSet } = work
   const budget = policy.gasBudget(context, work.index)
@@ -119,6 +121,23 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
       }
       tried.push(transaction)
       take(source, transaction)
+      const turn = pause?.()
+      if (turn !== undefined) await turn
     }
+  }
+}
+
+/**
+ * A draft's pause: once {@link SLICE_MS} has passed since the last turn of the event loop, a
+ * turn (still holding the serializer: reads, `eth_chainId` and timers are served meanwhile, and
+ * nothing that could change the tick's inputs runs).
+ */
+export function slicedPause(): () => Promise<void> | undefined {
+  let since = performance.now()
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined
+    return new Promise<void>((resume) => setImmediate(resume)).then(() => {
+      since = performance.now()
+    })
   }
 }

@@ -86,10 +86,12 @@ export class Subscriptions {
     return true
   }
 
-  private listen<E extends 'block' | 'preconfirmation' | 'transaction'>(event: E, listener: (...args: ChainEvents[E]) => void): Unsubscribe {
+  /** Calls `listener` on each `event`; `first`: before the listeners already there. */
+  private listen<E extends 'block' | 'preconfirmation' | 'transaction'>(event: E, listener: (...args: ChainEvents[E]) => void, first = false): Unsubscribe {
     // EventEmitter's conditional listener type does not narrow on a generic event name.
     const untyped = listener as (...args: unknown[]) => void
-    this.events.on(event, untyped as never)
+    if (first) this.events.prependListener(event, untyped as never)
+    else this.events.on(event, untyped as never)
     return () => this.events.off(event, untyped as never)
   }
 
@@ -114,10 +116,16 @@ export class Subscriptions {
       case 'newFlashblockTransactions':
         return this.preconfirmedTransactions(option, notify)
       case 'newFlashblocks':
-        return this.listen('preconfirmation', () => {
-          const { view } = this.engine.blocks.pending
-          notify(once(pendingBlocks, view.preview(), () => formatPendingBlock(view, true, formatPendingTransaction)))
-        })
+        // First among a tick's notifications: one message a subscriber, the tick's own signal,
+        // before the per-transaction streams (thousands of messages after a full tick).
+        return this.listen(
+          'preconfirmation',
+          () => {
+            const { view } = this.engine.blocks.pending
+            notify(once(pendingBlocks, view.preview(), () => formatPendingBlock(view, true, formatPendingTransaction)))
+          },
+          true,
+        )
       case 'pendingLogs': {
         const filter = parseLogFilter(option, '1 (filter)')
         return this.listen('preconfirmation', (preconfirmation) => {

@@ -57,13 +57,24 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
   const announced = new Set<string>()
   const held = new Map<string, Message[]>()
 
-  // The TCP socket under the WebSocket (ws keeps it as `_socket`): corked while a burst of
-  // messages is sent, so a tick's notifications leave in one write rather than a syscall each.
+  // The TCP socket under the WebSocket (ws keeps it as `_socket`). A turn's first message leaves
+  // at once, in one write; the ones after it in the same turn (a tick's notifications) are held
+  // corked until the turn ends and leave in one write rather than a syscall each.
   const transport = (socket as unknown as { _socket?: Socket })._socket
+  let inBurst = false
   let corked = false
-  const uncork = (): void => {
-    corked = false
-    transport?.uncork()
+  const endBurst = (): void => {
+    inBurst = false
+    if (corked) {
+      corked = false
+      transport?.uncork()
+    }
+  }
+
+  const write = (message: Message): void => {
+    if (typeof message === 'string') return socket.send(message)
+    const last = message.length - 1
+    message.forEach((fragment, i) => socket.send(fragment, { binary: false, fin: i === last }))
   }
 
   const send = (message: Message): void => {
@@ -72,14 +83,19 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
       socket.terminate()
       return
     }
-    if (!corked && transport !== undefined) {
-      corked = true
-      transport.cork()
-      process.nextTick(uncork)
+    if (transport === undefined) return write(message)
+    if (inBurst) {
+      if (!corked) {
+        corked = true
+        transport.cork()
+      }
+      return write(message)
     }
-    if (typeof message === 'string') return socket.send(message)
-    const last = message.length - 1
-    message.forEach((fragment, i) => socket.send(fragment, { binary: false, fin: i === last }))
+    inBurst = true
+    process.nextTick(endBurst)
+    transport.cork()
+    write(message)
+    transport.uncork()
   }
 
   const notify = (subscription: string, result: unknown): void => {

@@ -106,7 +106,7 @@ export class BlockBuilder {
   }
 
   /**
-   * Works out the next tick ahead of its instant (a draft), so that the tick itself only adds
+   * Works out the next tick ahead of its instant (a draft; returns the transactions it took), so that the tick itself only adds
    * what arrived since: its transactions run and its tries grow now, while the node has time.
    * The tick takes the draft up only if nothing it rests on changed (see {@link takeDraft}), so
    * a tick gives the same block with a draft or without. A long draft lets the event loop turn
@@ -114,16 +114,16 @@ export class BlockBuilder {
    * tick takes from cannot be watched (an OP-stack chain's deposits) or a forked chain's
    * upstream is needed.
    */
-  async prepareTick(): Promise<void> {
+  async prepareTick(): Promise<readonly IncludedTransaction[]> {
     if (this.draft !== undefined) {
-      if (this.draftHolds(this.draft)) return
+      if (this.draftHolds(this.draft)) return []
       this.discardDraft()
     }
     const { policy, sources } = this.parts
     const pending = this.pending
     const index = pending.ticks
     const taking = sources.filter((source) => policy.takes(source.kind, index))
-    if (taking.some((source) => source.watch === undefined)) return
+    if (taking.some((source) => source.watch === undefined)) return []
     const revision = pending.revision
     const work = startTick(pending)
     const watches = taking.map((source) => [source, source.watch!(pending.context)] as const)
@@ -135,10 +135,11 @@ export class BlockBuilder {
     }
     if (work.stalled || pending !== this.pending || pending.revision !== revision) {
       for (const [, watch] of watches) watch.end()
-      return
+      return []
     }
     pending.growCommitments(work.included)
     this.draft = { pending, revision, work, watches }
+    return work.included
   }
 
   private get tickParts(): TickParts {

@@ -1,6 +1,6 @@
 /** The events a chain emits as it runs: what subscriptions, waits and logs listen to. */
 import type { EventEmitter } from 'node:events'
-import type { SealedBlock } from '../blocks/block.ts'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { Preconfirmation } from '../builder/builder.ts'
 import type { PreconfirmationRecord } from '../builder/pending-block.ts'
 import type { Transaction } from '../transactions/transaction.ts'
@@ -24,6 +24,11 @@ export interface SubscriptionMessage {
 export interface ChainEvents {
   /** A transaction entered the mempool. */
   transaction: [transaction: Transaction]
+  /**
+   * The next tick was worked out ahead: these transactions go into it unless something changes
+   * first (nothing is pre-confirmed yet). Formatting may start on them; users are not told.
+   */
+  drafted: [transactions: readonly IncludedTransaction[]]
   /** A pre-confirmation tick ran; `transactions` holds only the ones new in this tick. */
   preconfirmation: [preconfirmation: Preconfirmation]
   /** Pre-confirmations were taken back before the seal; as on Base, no subscription retracts them. */

@@ -67,7 +67,11 @@ export class Mining {
       this.parts.events.emit('time', now)
     },
     // The next tick, drafted while the clock waits for it (a draft never changes what a tick takes).
-    prepareNext: () => (this.followsClock && !this.stalled && !this.parts.builder.awaitsOpening ? this.parts.builder.prepareTick() : Promise.resolve()),
+    prepareNext: async () => {
+      if (!this.followsClock || this.stalled || this.parts.builder.awaitsOpening) return
+      const drafted = await this.parts.builder.prepareTick()
+      if (drafted.length > 0) this.parts.events.emit('drafted', drafted)
+    },
   }
 
   /** Switches the mining mode (`evm_setAutomine`); leaving `auto`, the schedule restarts from now rather than firing what it skipped. */
@@ -90,10 +94,7 @@ export class Mining {
     return this.setMode(this.configuredMode === 'auto' ? 'off' : this.configuredMode)
   }
 
-  /**
-   * Anvil's `evm_setIntervalMining`: a block every `seconds` from now on (the clock's schedule),
-   * or, for 0, no blocks at all until one is asked for.
-   */
+  /** Anvil's `evm_setIntervalMining`: a block every `seconds` from now on (the clock's schedule); for 0, none until asked for. */
   setInterval(seconds: number): Promise<void> {
     return this.parts.serialize(async () => {
       if (seconds === 0) {
@@ -129,10 +130,7 @@ export class Mining {
     })
   }
 
-  /**
-   * Takes back pre-confirmations of the pending block now (`preconf_dropPreconfirmations`):
-   * the last `count`, or every one from the first holding one of `transactions`.
-   */
+  /** Takes back pre-confirmations now (`preconf_dropPreconfirmations`): the last `count`, or all from the first holding one of `transactions`. */
   dropPreconfirmations(request: DropRequest): Promise<DroppedPreconfirmations> {
     return this.parts.serialize(async () => this.drop(request))
   }

@@ -16,8 +16,10 @@ import type { ChainEmitter, ChainEvents, SubscriptionMessage } from '../engine/e
 import { InvalidParamsError } from '../errors.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
+import type { PendingBlockView } from '../builder/pending-block.ts'
 import { formatHeader, formatPendingBlock, type TransactionFormatter } from './format-block.ts'
-import { formatIncluded, formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef } from './format-transaction.ts'
+import { formatIncluded, formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
+import { knowJsonText } from './json-text.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
 import { parseBoolean } from './params.ts'
 
@@ -35,6 +37,25 @@ const pendingBlocks = new WeakMap<SealedBlock, unknown>()
  */
 const pendingTransactions = new WeakMap<IncludedTransaction, unknown>()
 const formatPendingTransaction: TransactionFormatter = (included, ref) => once(pendingTransactions, included, () => formatIncluded(included, ref))
+/** The JSON text of each pre-confirmed transaction's JSON above, serialized once per block (at its tick, or at the draft of it). */
+const pendingTransactionTexts = new WeakMap<IncludedTransaction, string>()
+
+function pendingTransactionText(included: IncludedTransaction, ref: BlockRef): string {
+  return once(pendingTransactionTexts, included, () => JSON.stringify(formatPendingTransaction(included, ref)))
+}
+
+/**
+ * The pending block's JSON with full transactions, its text written from its transactions' texts
+ * (each serialized once per block): a tick serializes what it added, not the whole block again.
+ */
+function formatPendingBlockWithText(view: PendingBlockView): Record<string, unknown> {
+  const block = formatPendingBlock(view, true, formatPendingTransaction)
+  const ref = pendingRef(view)
+  const head = JSON.stringify({ ...block, transactions: [] })
+  const list = view.transactions.map((included) => pendingTransactionText(included, ref)).join(',')
+  knowJsonText(block, head.replace('"transactions":[]', `"transactions":[${list}]`))
+  return block
+}
 
 /** The cached value for `event`, computed on first use (events are shared by all subscribers). */
 function once<E extends object, R>(cache: WeakMap<E, R>, event: E, compute: () => R): R {
@@ -87,7 +108,7 @@ export class Subscriptions {
   }
 
   /** Calls `listener` on each `event`; `first`: before the listeners already there. */
-  private listen<E extends 'block' | 'preconfirmation' | 'transaction'>(event: E, listener: (...args: ChainEvents[E]) => void, first = false): Unsubscribe {
+  private listen<E extends 'block' | 'drafted' | 'preconfirmation' | 'transaction'>(event: E, listener: (...args: ChainEvents[E]) => void, first = false): Unsubscribe {
     // EventEmitter's conditional listener type does not narrow on a generic event name.
     const untyped = listener as (...args: unknown[]) => void
     if (first) this.events.prependListener(event, untyped as never)
@@ -115,17 +136,27 @@ export class Subscriptions {
       case 'newPreconfBlockTransactions':
       case 'newFlashblockTransactions':
         return this.preconfirmedTransactions(option, notify)
-      case 'newFlashblocks':
+      case 'newFlashblocks': {
+        // A drafted tick's transactions are serialized while the node waits for the tick.
+        const stopDrafts = this.listen('drafted', (transactions) => {
+          const ref = pendingRef(this.engine.blocks.pending.view)
+          for (const included of transactions) pendingTransactionText(included, ref)
+        })
         // First among a tick's notifications: one message a subscriber, the tick's own signal,
         // before the per-transaction streams (thousands of messages after a full tick).
-        return this.listen(
+        const stopTicks = this.listen(
           'preconfirmation',
           () => {
             const { view } = this.engine.blocks.pending
-            notify(once(pendingBlocks, view.preview(), () => formatPendingBlock(view, true, formatPendingTransaction)))
+            notify(once(pendingBlocks, view.preview(), () => formatPendingBlockWithText(view)))
           },
           true,
         )
+        return () => {
+          stopDrafts()
+          stopTicks()
+        }
+      }
       case 'pendingLogs': {
         const filter = parseLogFilter(option, '1 (filter)')
         return this.listen('preconfirmation', (preconfirmation) => {

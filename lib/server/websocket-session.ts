@@ -7,6 +7,7 @@
 import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
 import { ParseError } from '../errors.ts'
+import { jsonText } from '../rpc/json-text.ts'
 import { errorResponse, handleJsonRpc, requestKind, type Dispatch } from './json-rpc.ts'
 import type { SubscriptionRouter } from './subscription-router.ts'
 import { turn } from './turn-budget.ts'
@@ -34,7 +35,7 @@ function notificationMessage(subscription: string, result: unknown): Message {
   if (typeof result !== 'object' || result === null) return `${head}${JSON.stringify(result)}}}`
   let body = resultBytes.get(result)
   if (body === undefined) {
-    body = Buffer.from(JSON.stringify(result))
+    body = Buffer.from(jsonText(result))
     resultBytes.set(result, body)
   }
   return [head, body, '}}']

@@ -10,6 +10,7 @@ import { expect } from 'chai'
 import WebSocket from 'ws'
 import { encodeFunctionData, decodeFunctionResult, keccak256, parseEther } from 'viem'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
+import type { Engine } from '../../lib/engine/engine.ts'
 import type { Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
 import { ZERO_HASH, type RpcBlock, type RpcLog, type RpcReceipt } from '../support/chain-helpers.ts'
@@ -440,6 +441,24 @@ describe('server: WebSocket subscriptions', function () {
       const results = messages.flat().map(({ text }) => text.slice(text.indexOf('"result":')))
       expect(new Set(results).size).to.equal(1)
       for (const subscriber of raw) subscriber.socket.terminate()
+    })
+    it('the pending block\'s text, written from its transactions\' texts (serialized once per block, at a tick or at its draft), is the block\'s JSON', async function () {
+      const [raw] = await Promise.all([rawSubscriber(server.wsUrl, 'newFlashblocks')])
+      const alice = signer(chain, 0)
+      const bob = signer(chain, 1).address
+      for (let nonce = 0; nonce < 5; nonce++) await chain.sendRawTransaction(await alice.sign({ to: bob, nonce }))
+      await chain.clock.advance(200)
+      for (let nonce = 5; nonce < 10; nonce++) await chain.sendRawTransaction(await alice.sign({ to: bob, nonce }))
+      // The realtime clock drafts the next tick between ticks; here the spec does.
+      await (chain as unknown as { engine: Engine }).engine.mining.timeline.prepareNext()
+      await chain.clock.advance(200)
+      const pending = await blockByNumber(await connect(), 'pending', true)
+      const [first, second] = await raw.messages(2)
+      for (const { text } of [first, second]) expect(text, 'compact JSON, as JSON.stringify writes it').to.equal(JSON.stringify(JSON.parse(text)))
+      expect(JSON.parse(first.text).params.result.transactions).to.have.length(5)
+      expect(JSON.parse(second.text).params.result).to.deep.equal(pending)
+      expect(pending.transactions).to.have.length(10)
+      raw.socket.terminate()
     })
   })
 

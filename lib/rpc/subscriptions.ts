@@ -17,7 +17,7 @@ import { InvalidParamsError } from '../errors.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
-import { formatHeader, formatPendingBlock, type TransactionFormatter } from './format-block.ts'
+import { formatHeader, formatPendingBlock } from './format-block.ts'
 import { formatIncluded, formatLogs, formatTransaction, formatTransactionWithLogs, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
 import { knowJsonText } from './json-text.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
@@ -31,17 +31,27 @@ const transactionsWithLogs = new WeakMap<Preconfirmation, unknown[]>()
 /** The pending block's JSON by its preview: a tick that adds nothing streams the same block. */
 const pendingBlocks = new WeakMap<SealedBlock, unknown>()
 /**
- * Each pre-confirmed transaction's JSON in the pending block, formatted at the first tick that
- * streams it: it stays in the block, at its index and in its context, until the seal (a
- * truncation re-runs transactions as new ones), so later ticks stream the same object.
+ * Each pre-confirmed transaction's JSON in the pending block and its text, made at the first
+ * tick that streams it (or at the draft of that tick): it stays in the block, at its index and
+ * in its context, until the seal (a truncation re-runs transactions as new ones), so later ticks
+ * stream the same. Kept per pending block (by its view), and let go with it once it seals.
  */
-const pendingTransactions = new WeakMap<IncludedTransaction, unknown>()
-const formatPendingTransaction: TransactionFormatter = (included, ref) => once(pendingTransactions, included, () => formatIncluded(included, ref))
-/** The JSON text of each pre-confirmed transaction's JSON above, serialized once per block (at its tick, or at the draft of it). */
-const pendingTransactionTexts = new WeakMap<IncludedTransaction, string>()
+const pendingFormats = new WeakMap<PendingBlockView, { objects: Map<IncludedTransaction, unknown>; texts: Map<IncludedTransaction, string> }>()
 
-function pendingTransactionText(included: IncludedTransaction, ref: BlockRef): string {
-  return once(pendingTransactionTexts, included, () => JSON.stringify(formatPendingTransaction(included, ref)))
+function formatsOf(view: PendingBlockView): { objects: Map<IncludedTransaction, unknown>; texts: Map<IncludedTransaction, string> } {
+  let formats = pendingFormats.get(view)
+  if (formats === undefined) pendingFormats.set(view, (formats = { objects: new Map(), texts: new Map() }))
+  return formats
+}
+
+/** The JSON of `included`, a transaction of the pending block `view` (formatted once per block). */
+function pendingTransactionJson(view: PendingBlockView, included: IncludedTransaction, ref: BlockRef): unknown {
+  return once(formatsOf(view).objects, included, () => formatIncluded(included, ref))
+}
+
+/** The JSON text of `included`, a transaction of the pending block `view` (serialized once per block). */
+function pendingTransactionText(view: PendingBlockView, included: IncludedTransaction, ref: BlockRef): string {
+  return once(formatsOf(view).texts, included, () => JSON.stringify(pendingTransactionJson(view, included, ref)))
 }
 
 /**
@@ -49,16 +59,16 @@ function pendingTransactionText(included: IncludedTransaction, ref: BlockRef): s
  * (each serialized once per block): a tick serializes what it added, not the whole block again.
  */
 function formatPendingBlockWithText(view: PendingBlockView): Record<string, unknown> {
-  const block = formatPendingBlock(view, true, formatPendingTransaction)
+  const block = formatPendingBlock(view, true, (included, ref) => pendingTransactionJson(view, included, ref))
   const ref = pendingRef(view)
   const head = JSON.stringify({ ...block, transactions: [] })
-  const list = view.transactions.map((included) => pendingTransactionText(included, ref)).join(',')
+  const list = view.transactions.map((included) => pendingTransactionText(view, included, ref)).join(',')
   knowJsonText(block, head.replace('"transactions":[]', `"transactions":[${list}]`))
   return block
 }
 
 /** The cached value for `event`, computed on first use (events are shared by all subscribers). */
-function once<E extends object, R>(cache: WeakMap<E, R>, event: E, compute: () => R): R {
+function once<E extends object, R>(cache: WeakMap<E, R> | Map<E, R>, event: E, compute: () => R): R {
   let value = cache.get(event)
   if (value === undefined) {
     value = compute()
@@ -139,8 +149,9 @@ export class Subscriptions {
       case 'newFlashblocks': {
         // A drafted tick's transactions are serialized while the node waits for the tick.
         const stopDrafts = this.listen('drafted', (transactions) => {
-          const ref = pendingRef(this.engine.blocks.pending.view)
-          for (const included of transactions) pendingTransactionText(included, ref)
+          const { view } = this.engine.blocks.pending
+          const ref = pendingRef(view)
+          for (const included of transactions) pendingTransactionText(view, included, ref)
         })
         // First among a tick's notifications: one message a subscriber, the tick's own signal,
         // before the per-transaction streams (thousands of messages after a full tick).

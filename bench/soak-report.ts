@@ -11,7 +11,7 @@ import { measureTicks, type TickReport } from './soak-ticks.ts'
 /** Everything a run recorded. */
 export interface RunResult {
   mode: 'steady' | 'overload'
-  config: { seconds: number; rate: number; reads: number; subscribers: number; senders: number; presigned: number; presignMs: number; intervalMs: number; blockMs: number }
+  config: { seconds: number; rate: number; reads: number; subscribers: number; senders: number; presigned: number; presignMs: number; intervalMs: number; blockMs: number; opening: boolean }
   command: { nodeFlags: string[]; cliArgs: string[] }
   runMs: number
   /** When the load stopped (performance.now()): ticks after it (the drain, the memory probe's forced collections) are not the run's. */
@@ -76,7 +76,7 @@ export function buildReport(run: RunResult) {
     }),
   )
   const { start, end } = run.memory
-  const ticks: TickReport = measureTicks(subscribers.of('newFlashblocks').map((s) => duringLoad(s.arrivals)), run.config.blockMs / run.config.intervalMs, run.config.intervalMs, run.config.blockMs)
+  const ticks: TickReport = measureTicks(subscribers.of('newFlashblocks').map((s) => duringLoad(s.arrivals)), run.config.blockMs / run.config.intervalMs, run.config.intervalMs, run.config.blockMs, run.config.opening)
   const seals: TickReport = measureTicks(subscribers.of('newHeads').map((s) => duringLoad(s.arrivals)), 1, run.config.blockMs, run.config.blockMs)
   return {
     mode: run.mode,

@@ -33,8 +33,16 @@ export interface TickReport {
   bunched: number
 }
 
-/** Measures `streams` (one arrival list per subscriber) against a grid of `perBlock` events every `stepMs`, blocks every `blockMs`. */
-export function measureTicks(streams: readonly Arrival[][], perBlock: number, stepMs: number, blockMs: number): TickReport {
+/**
+ * Measures `streams` (one arrival list per subscriber) against a grid of `perBlock` events every
+ * `stepMs`, blocks every `blockMs`. `opening`: each block also has an opening notification (an
+ * OP-stack chain's flashblock index 0, its system transactions) due with its first tick, so a
+ * block has `perBlock + 1`, the first two due together (not counted as bunched).
+ */
+export function measureTicks(streams: readonly Arrival[][], perBlock: number, stepMs: number, blockMs: number, opening = false): TickReport {
+  const expected = opening ? perBlock + 1 : perBlock
+  /** Tick j's (0-based among the block's notifications) due time after the block opens. */
+  const dueAfterOpen = (j: number): number => (opening ? Math.max(j, 1) : j + 1) * stepMs
   const jitter: number[] = []
   const gaps: number[] = []
   let blocksMeasured = 0
@@ -44,6 +52,8 @@ export function measureTicks(streams: readonly Arrival[][], perBlock: number, st
   for (const arrivals of streams) {
     for (let i = 1; i < arrivals.length; i++) {
       const gap = arrivals[i].at - arrivals[i - 1].at
+      const pairedWithOpening = opening && arrivals[i].number === arrivals[i - 1].number && (i < 2 || arrivals[i - 2].number !== arrivals[i].number)
+      if (pairedWithOpening) continue
       gaps.push(gap)
       if (gap < stepMs / 2) bunched++
     }
@@ -55,11 +65,11 @@ export function measureTicks(streams: readonly Arrival[][], perBlock: number, st
     const offsets: number[] = []
     for (const number of inner) {
       const times = blocks.get(number)!
-      if (times.length < perBlock) missed += perBlock - times.length
-      if (times.length > perBlock) extra++
-      if (times.length !== perBlock) continue
+      if (times.length < expected) missed += expected - times.length
+      if (times.length > expected) extra++
+      if (times.length !== expected) continue
       blocksMeasured++
-      times.forEach((at, j) => offsets.push(at - ((number - first) * blockMs + (j + 1) * stepMs)))
+      times.forEach((at, j) => offsets.push(at - ((number - first) * blockMs + dueAfterOpen(j))))
     }
     const origin = Math.min(...offsets)
     for (const offset of offsets) jitter.push(offset - origin)

@@ -52,6 +52,8 @@ const accounts = Number(valueOf(userArgs, '--accounts') ?? Number(values.senders
 const cliArgs = ['--port', '0', '--silent', ...(valueOf(userArgs, '--accounts') === undefined ? ['--accounts', String(accounts)] : []), ...userArgs]
 const intervalMs = Number(valueOf(userArgs, '--preconf-interval') ?? 200)
 const blockMs = Number(valueOf(userArgs, '--block-time') ?? 2000)
+// An OP-stack chain's blocks open with a flashblock of their own (index 0) at their first tick.
+const opening = valueOf(userArgs, '--preset') !== undefined
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
@@ -123,7 +125,7 @@ try {
   const subscribers = await subscriberThread.close()
   const result: RunResult = {
     mode: overload ? 'overload' : 'steady',
-    config: { seconds, rate, reads, subscribers: subscriberCount, senders: lanes.length, presigned: perLane * lanes.length, presignMs, intervalMs, blockMs },
+    config: { seconds, rate, reads, subscribers: subscriberCount, senders: lanes.length, presigned: perLane * lanes.length, presignMs, intervalMs, blockMs, opening },
     command: { nodeFlags: node.nodeFlags, cliArgs },
     runMs,
     loadEndedAt,

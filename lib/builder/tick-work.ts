@@ -52,10 +52,10 @@ export function startTick(pending: PendingBlock): TickWork {
 
 /** What a tick runs on: the block, its sources and rules, and the EVM. */
 export interface TickParts {
-readonly pending: PendingBlock
-readonly sources: readonly TransactionSource[]
-readonly policy: BuilderPolicy
-readonly environment: ExecutionEnvironment
+  readonly pending: PendingBlock
+  readonly sources: readonly TransactionSource[]
+  readonly policy: BuilderPolicy
+  readonly environment: ExecutionEnvironment
 }
 
 /**

@@ -4,6 +4,7 @@
  * hash yet: its JSON says null, its receipt and logs carry 32 zero bytes, as Base's
  * flashblocks nodes do.
  */
+import { knowPlainString } from './json-text.ts'
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
@@ -48,6 +49,7 @@ export function formatCode(code: Uint8Array): Hex {
   if (hex === undefined) {
     hex = toData(code)
     codeHex.set(code, hex)
+    knowPlainString(hex)
   }
   return hex
 }

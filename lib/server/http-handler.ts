@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { InvalidRequestError, ParseError } from '../errors.ts'
 import type { RequestGuard } from './http-guard.ts'
 import { turn } from './turn-budget.ts'
-import { errorResponse, handleJsonRpc, requestKind, type Endpoint } from './json-rpc.ts'
+import { answerText, errorResponse, handleJsonRpc, requestKind, type AnswerText, type Endpoint } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -42,10 +42,17 @@ function sendWaitingReplies(): void {
  * back to back share one wake. A reply waits at most for the rest of its turn, which
  * turn-budget.ts bounds; alone in its turn it goes at once.
  */
-function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
+function reply(response: ServerResponse, status: number, body: AnswerText, headers: Record<string, string>): void {
   const send = (): void => {
-    response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) })
-    response.end(body)
+    // Encoded once: measuring the text and then writing it would go over it twice.
+    const parts = typeof body === 'string' ? [Buffer.from(body)] : body.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))
+    let length = 0
+    for (const part of parts) length += part.length
+    response.writeHead(status, { ...headers, 'content-length': length })
+    response.socket?.cork()
+    for (let i = 0; i < parts.length - 1; i++) response.write(parts[i])
+    response.end(parts.at(-1))
+    response.socket?.uncork()
   }
   if (unsent.push(send) === 1) setImmediate(sendWaitingReplies)
 }
@@ -121,5 +128,5 @@ export async function handleHttpRequest(request: IncomingMessage, response: Serv
   // Within this turn of the event loop's budget, or after the requests already waiting (ticks first).
   await turn(requestKind(body))
   const answer = await handleJsonRpc(body, endpoint.dispatch, endpoint.batchTimeoutMs)
-  reply(response, 200, answer === undefined ? '' : JSON.stringify(answer), jsonHeaders)
+  reply(response, 200, answer === undefined ? '' : answerText(answer), jsonHeaders)
 }

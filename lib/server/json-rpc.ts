@@ -5,6 +5,7 @@
  * order within a time budget; those not started when it is spent get geth's `request timed out`.
  */
 import { InvalidRequestError, RequestTimeoutError, toRPCError, type RPCErrorObject } from '../errors.ts'
+import { plainStringJson } from '../rpc/json-text.ts'
 import type { RequestArguments } from '../rpc/request.ts'
 import type { RequestKind } from './turn-budget.ts'
 
@@ -36,6 +37,20 @@ export interface Endpoint {
 
 /** geth's default batch limit (BatchRequestLimit). */
 const MAX_BATCH_SIZE = 1000
+
+/** A reply's text: a string, or its parts in order, a long result's JSON among them as bytes kept for it (sent as they are). */
+export type AnswerText = string | readonly (string | Buffer)[]
+
+/**
+ * The text of an answer (a response or a batch of them), as JSON.stringify writes it; a single
+ * response whose result is a long string with its JSON kept (contract code) is given in parts.
+ */
+export function answerText(answer: JsonRpcResponse | readonly JsonRpcResponse[]): AnswerText {
+  const { result } = answer as { result?: unknown }
+  const json = typeof result === 'string' ? plainStringJson(result) : undefined
+  if (json === undefined) return JSON.stringify(answer)
+  return [`{"jsonrpc":"2.0","id":${JSON.stringify((answer as JsonRpcResponse).id)},"result":`, json, '}']
+}
 
 /** An error response with `id`. */
 export function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {

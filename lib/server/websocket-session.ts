@@ -8,7 +8,7 @@ import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
 import { ParseError } from '../errors.ts'
 import { jsonText } from '../rpc/json-text.ts'
-import { errorResponse, handleJsonRpc, requestKind, type Dispatch } from './json-rpc.ts'
+import { answerText, errorResponse, handleJsonRpc, requestKind, type Dispatch } from './json-rpc.ts'
 import type { SubscriptionRouter } from './subscription-router.ts'
 import { turn } from './turn-budget.ts'
 
@@ -147,7 +147,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
     await turn(requestKind(body))
     const opened: string[] = []
     const answer = await handleJsonRpc(body, dispatcher(opened), batchTimeoutMs)
-    if (answer !== undefined) send(JSON.stringify(answer))
+    if (answer !== undefined) send(answerText(answer))
     for (const id of opened) {
       announced.add(id)
       for (const text of held.get(id) ?? []) send(text)

@@ -63,6 +63,20 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       expect(await reply.json()).to.deep.equal({ jsonrpc: '2.0', id: 1, result: CHAIN_ID_HEX })
     })
 
+    it('sends long code (its JSON kept as bytes after the first read) as the exact JSON JSON.stringify writes, with its length, whatever the id; in a batch too', async () => {
+      const address = '0x00000000000000000000000000000000000c0de5'
+      const code = `0x${'60016002'.repeat(1200)}`
+      await rpc(server.url, 'anvil_setCode', [address, code])
+      for (const id of [1, 'a "quoted" \\ id', null, 2]) {
+        const body = { jsonrpc: '2.0', id, method: 'eth_getCode', params: [address, 'latest'] }
+        const reply = await http(server.url, { body })
+        expect(reply.text).to.equal(JSON.stringify({ jsonrpc: '2.0', id, result: code }))
+        expect(Number(reply.headers['content-length'])).to.equal(Buffer.byteLength(reply.text))
+      }
+      const batch = await http(server.url, { body: [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'eth_getCode', params: [address, 'latest'] })) })
+      expect(JSON.parse(batch.text)).to.deep.equal([1, 2].map((id) => ({ jsonrpc: '2.0', id, result: code })))
+    })
+
     it('echoes ids with their JSON type: numbers, strings and null (geth replies to id null)', async () => {
       for (const id of [7, 0, -3, 1.5, '7', 'abc', '', null]) {
         const response = await postJson(server.url, { jsonrpc: '2.0', id, method: 'net_version' })

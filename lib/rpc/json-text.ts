@@ -1,18 +1,13 @@
 /**
- * The JSON text of a result made once and sent to many (a subscription notification shared by
- * its subscribers): serialized on first use, or given by the result's maker where it can write
- * it for less than JSON.stringify (a pending block, from its transactions' texts).
+ * JSON text written for less than JSON.stringify takes. A result made once and sent to many (a
+ * subscription notification) may come with its text from its maker (a pending block, written
+ * from its transactions' texts); long strings known to need no escaping (code) keep theirs.
  */
 const texts = new WeakMap<object, string>()
 
-/** The JSON text of `value`, serialized once. */
+/** The JSON text of `value`: the one its maker gave, or JSON.stringify's. */
 export function jsonText(value: object): string {
-  let text = texts.get(value)
-  if (text === undefined) {
-    text = JSON.stringify(value)
-    texts.set(value, text)
-  }
-  return text
+  return texts.get(value) ?? JSON.stringify(value)
 }
 
 /** Records `text` as the JSON of `value` (it must be exactly what JSON.stringify gives). */

@@ -36,9 +36,15 @@ const pendingBlocks = new WeakMap<SealedBlock, unknown>()
  * in its context, until the seal (a truncation re-runs transactions as new ones), so later ticks
  * stream the same. Kept per pending block (by its view), and let go with it once it seals.
  */
-const pendingFormats = new WeakMap<PendingBlockView, { objects: Map<IncludedTransaction, unknown>; texts: Map<IncludedTransaction, string> }>()
+const pendingFormats = new WeakMap<PendingBlockView, PendingFormats>()
 
-function formatsOf(view: PendingBlockView): { objects: Map<IncludedTransaction, unknown>; texts: Map<IncludedTransaction, string> } {
+/** The JSON objects and texts of one pending block's transactions. */
+interface PendingFormats {
+  readonly objects: Map<IncludedTransaction, unknown>
+  readonly texts: Map<IncludedTransaction, string>
+}
+
+function formatsOf(view: PendingBlockView): PendingFormats {
   let formats = pendingFormats.get(view)
   if (formats === undefined) pendingFormats.set(view, (formats = { objects: new Map(), texts: new Map() }))
   return formats

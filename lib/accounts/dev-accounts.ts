@@ -6,8 +6,8 @@
  */
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import { bytesToHex } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Address, Hex } from '../types.ts'
 
@@ -59,7 +59,7 @@ function toChecksumAddress(address: Address): Address {
 /** The address of a private key. */
 function privateKeyToAddress(privateKey: Uint8Array): Address {
   const publicKey = secp256k1.getPublicKey(privateKey, false).subarray(1)
-  return toChecksumAddress(bytesToHex(keccak256(publicKey).subarray(12)) as Address)
+  return toChecksumAddress(toHex(keccak256(publicKey).subarray(12)) as Address)
 }
 
 /** Derives accounts `from` to `to - 1` of `mnemonic` at m/44'/60'/0'/0/index (no table, no cache). */
@@ -68,7 +68,7 @@ export function deriveAccounts(mnemonic: string, from: number, to: number): DevA
   const accounts: DevAccount[] = []
   for (let index = from; index < to; index++) {
     const privateKey = root.derive(`m/44'/60'/0'/0/${index}`).privateKey!
-    accounts.push({ address: privateKeyToAddress(privateKey), privateKey: bytesToHex(privateKey) as Hex })
+    accounts.push({ address: privateKeyToAddress(privateKey), privateKey: toHex(privateKey) as Hex })
   }
   return accounts
 }

@@ -1,7 +1,8 @@
 /** Block headers and their hash. */
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToHex, hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
+import { hexToBytes, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Address, Hash } from '../types.ts'
 
@@ -75,5 +76,5 @@ export function encodeHeader(header: BlockHeader): Uint8Array {
 /** The block hash (keccak256 of the header's RLP, as lowercase hex) and the RLP's length. */
 export function hashHeader(header: BlockHeader): { hash: Hash; encodedLength: number } {
   const encoded = encodeHeader(header)
-  return { hash: bytesToHex(keccak256(encoded)) as Hash, encodedLength: encoded.length }
+  return { hash: toHex(keccak256(encoded)) as Hash, encodedLength: encoded.length }
 }

@@ -6,7 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
-import { bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import type { IncludedTransaction } from '../blocks/block.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { Log } from '../blocks/receipt.ts'
@@ -157,9 +158,9 @@ export async function runSimulatedCall(call: SimulatedCallRequest, run: BlockRun
   session.budget -= gasUsed
 
   const error = execution.exceptionError
-  const evmLogs: Log[] = (execution.logs ?? []).map(([emitter, topics, logData]) => ({ address: bytesToHex(emitter) as Address, topics, data: logData }))
+  const evmLogs: Log[] = (execution.logs ?? []).map(([emitter, topics, logData]) => ({ address: toHex(emitter) as Address, topics, data: logData }))
   const logs = tracer === undefined ? evmLogs : tracer.logs(evmLogs)
-  const contractAddress = call.to === undefined ? (bytesToHex(generateAddress(hexToBytes(from), bigIntToUnpaddedBytes(nonce))) as Address) : undefined
+  const contractAddress = call.to === undefined ? (toHex(generateAddress(hexToBytes(from), bigIntToUnpaddedBytes(nonce))) as Address) : undefined
   const status = error === undefined ? 1 : 0
   const receipt = { status, gasUsed, cumulativeGasUsed: run.gasUsed + gasUsed, effectiveGasPrice: price, logs: evmLogs, logsBloom: logsBloom(evmLogs), contractAddress, firstLogIndex: run.logCount } as const
   run.transactions.push({ transaction, receipt, index: run.transactions.length })

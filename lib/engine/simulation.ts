@@ -7,7 +7,8 @@
  * The whole request runs on the call lane: one time box (geth's `--rpc.evmtimeout`) for all of it.
  */
 import type { Common } from '@ethereumjs/common'
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { assembleBlock } from '../blocks/assemble.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
@@ -119,7 +120,7 @@ export class Simulation {
     return this.parts.lane.run('call', async (run) => {
       const resolved = blocks.resolve(selector)
       // The pre-confirmed block has no hash yet: its JSON shows 32 zero bytes, so do its children.
-      const base = resolved.kind === 'sealed' ? resolved.block : { ...resolved.block.preview(), hash: bytesToHex(ZERO_WORD) as Hash }
+      const base = resolved.kind === 'sealed' ? resolved.block : { ...resolved.block.preview(), hash: toHex(ZERO_WORD) as Hash }
       const planned = planBlocks(request.blocks, base)
       const { environment } = run
       const session: Session = { world: new StateLayer(run.base(resolved.state)), options: request, environment, common: this.listingCommon(), hashes: new Map(), budget: GAS_CAP }

@@ -3,8 +3,9 @@
  * requested state, with geth's rules for calls (no nonce check, fees only if given, intrinsic
  * gas charged, base fee not enforced).
  */
-import { bytesToHex, createAddressFromString } from '@ethereumjs/util'
+import { createAddressFromString } from '@ethereumjs/util'
 import type { EVMError } from '@ethereumjs/evm'
+import { toHex } from '../bytes.ts'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -70,7 +71,7 @@ function recordedAccess(recorded: Map<string, Set<string>>): AccessList {
 export function callResultOrThrow(outcome: CallOutcome): Uint8Array {
   const { error } = outcome
   if (error === undefined) return outcome.returnValue
-  if (error.error === 'revert') throw new ExecutionRevertedError(bytesToHex(outcome.returnValue))
+  if (error.error === 'revert') throw new ExecutionRevertedError(toHex(outcome.returnValue))
   throw new ExecutionFailedError(callErrorMessage(outcome))
 }
 

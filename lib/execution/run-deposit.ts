@@ -9,7 +9,8 @@
  * init code over the limit) rolls back to just after the mint, bumps the nonce, and reports
  * the whole gas limit used. The receipt records the nonce the deposit ran at.
  */
-import { bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -52,7 +53,7 @@ export async function runDeposit(
   credit(state, deposit.sender, deposit.mint)
   const nonce = heldAccount(state, deposit.sender)?.nonce ?? 0n
   const depositFields = { nonce, receiptVersion: DEPOSIT_RECEIPT_VERSION }
-  const contractAddress = deposit.to === undefined ? (bytesToHex(generateAddress(deposit.senderAddress.bytes, bigIntToUnpaddedBytes(nonce))) as Address) : undefined
+  const contractAddress = deposit.to === undefined ? (toHex(generateAddress(deposit.senderAddress.bytes, bigIntToUnpaddedBytes(nonce))) as Address) : undefined
 
   if (preExecutionFailure(deposit, state) !== undefined) {
     bumpNonce(state, deposit.sender)

@@ -7,7 +7,8 @@
  * accounts without code take a direct path with the same result; deposits run by their own
  * rules (run-deposit.ts).
  */
-import { bigIntToUnpaddedBytes, bytesToHex, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
@@ -137,7 +138,7 @@ export async function runInEVM(
   const failed = execution.exceptionError !== undefined
   const logs = logsOf(execution)
   // geth reports the address a creation would have used, whether or not it succeeded.
-  const contractAddress = transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
+  const contractAddress = transaction.to === undefined ? (toHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(transaction.nonce))) as Address) : undefined
   return receiptOf(failed ? 0 : 1, gasUsed, price, logs, contractAddress, position, extra?.receipt)
 }
 

@@ -4,7 +4,8 @@
  * and credits that leave no empty account behind.
  */
 import type { ExecResult } from '@ethereumjs/evm'
-import { BIGINT_0, bytesToHex } from '@ethereumjs/util'
+import { BIGINT_0 } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { isEmptyAccount, withAccountFields } from '../state/account.ts'
@@ -34,7 +35,7 @@ export function removeDestroyedCreations(state: StateLayer, execution: ExecResul
 
 /** The run's logs, as receipts hold them. */
 export function logsOf(execution: ExecResult): Log[] {
-  return (execution.logs ?? []).map(([address, topics, data]) => ({ address: bytesToHex(address) as Address, topics, data }))
+  return (execution.logs ?? []).map(([address, topics, data]) => ({ address: toHex(address) as Address, topics, data }))
 }
 
 /** Where the transaction lands in its block. */

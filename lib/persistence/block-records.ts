@@ -6,13 +6,14 @@
  * upstream made).
  */
 import type { Common } from '@ethereumjs/common'
+import { toHex } from '../bytes.ts'
 import { commitBody } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import { blockSize } from '../blocks/block-size.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import { hashHeader, type BlockHeader } from '../blocks/header.ts'
 import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
-import { bigIntToUnpaddedBytes, bytesToHex, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { decodeTransaction, hashTransaction, rebuildTransaction } from '../transactions/decode.ts'
 import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
 import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
@@ -161,7 +162,7 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
     logs,
     logsBloom: logsBloom(logs),
     // geth reports the address a creation would have used, whether or not it succeeded.
-    contractAddress: transaction.to === undefined ? (bytesToHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(creatorNonce))) as Address) : undefined,
+    contractAddress: transaction.to === undefined ? (toHex(generateAddress(transaction.senderAddress.bytes, bigIntToUnpaddedBytes(creatorNonce))) as Address) : undefined,
     firstLogIndex: context.logsBefore,
     ...(depositNonce === undefined ? {} : { deposit: { nonce: depositNonce, receiptVersion: DEPOSIT_RECEIPT_VERSION } }),
     l1: fields.l1 === undefined ? undefined : l1FieldsFromRecord(fields.l1, at('l1')),

@@ -4,6 +4,7 @@
  * read whole before anything is loaded, so a bad one is refused, never half-loaded.
  */
 import { hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { InvalidInputError } from '../errors.ts'
 import type { Address, Hash } from '../types.ts'
 
@@ -71,4 +72,4 @@ export function addressAt(value: unknown, path: string): Address {
 export const hexQuantity = (value: bigint | number): string => `0x${value.toString(16)}`
 
 /** Bytes written as `0x…` hex. */
-export const hexData = (bytes: Uint8Array): string => `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
+export const hexData = (bytes: Uint8Array): string => toHex(bytes)

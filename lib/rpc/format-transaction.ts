@@ -4,8 +4,9 @@
  * hash yet: its JSON says null, its receipt and logs carry 32 zero bytes, as Base's
  * flashblocks nodes do.
  */
+import { toHex } from '../bytes.ts'
 import { knowPlainString } from './json-text.ts'
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
@@ -81,7 +82,7 @@ export function formatTransaction(transaction: Transaction, block: BlockRef | un
 
 /** op-geth's deposit fields: `sourceHash`, `mint` (always, `0x0` included: viem parses it), `isSystemTx` only when true, no signature, and the receipt's nonce and version. */
 function addDepositFields(json: Record<string, unknown>, transaction: DepositTransaction, receipt: TransactionReceipt | undefined): void {
-  json.sourceHash = bytesToHex(transaction.sourceHash)
+  json.sourceHash = toHex(transaction.sourceHash)
   json.mint = toQuantity(transaction.mint)
   if (transaction.isSystemTx) json.isSystemTx = true
   json.v = '0x0'
@@ -105,7 +106,7 @@ function addUserFields(json: Record<string, unknown>, transaction: UserTransacti
   if (type === 4) {
     json.authorizationList = transaction.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
       chainId: toQuantity(bytesToBigInt(chainId)),
-      address: bytesToHex(address),
+      address: toHex(address),
       nonce: toQuantity(bytesToBigInt(nonce)),
       yParity: toQuantity(bytesToBigInt(yParity)),
       r: toQuantity(bytesToBigInt(r)),
@@ -128,7 +129,7 @@ export function formatIncluded(included: IncludedTransaction, block: BlockRef): 
 export function formatLog(log: Log, logIndex: number, included: IncludedTransaction, block: BlockRef): Record<string, unknown> {
   return {
     address: log.address,
-    topics: log.topics.map((topic) => bytesToHex(topic)),
+    topics: log.topics.map((topic) => toHex(topic)),
     data: toData(log.data),
     blockNumber: toQuantity(block.number),
     transactionHash: included.transaction.hash,

@@ -3,9 +3,9 @@
  * match) and, when the range reaches the pending block on an endpoint that serves it, those
  * of the pre-confirmed block, each once.
  */
+import { toHex } from '../bytes.ts'
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockResolver } from '../engine/block-resolver.ts'
-import { bytesToHex } from '@ethereumjs/util'
 import type { UpstreamChain } from '../engine/upstream-chain.ts'
 import { ResourceNotFoundError, ExecutionFailedError, UpstreamError } from '../errors.ts'
 import { toQuantity } from './hex.ts'
@@ -28,7 +28,7 @@ function collect(filter: LogFilter, transactions: readonly IncludedTransaction[]
 export async function getLogsAcrossFork(blocks: BlockResolver, upstream: UpstreamChain, query: LogQuery): Promise<unknown[]> {
   const filter = {
     address: query.addresses,
-    topics: query.topics.map((choices) => (choices === null ? null : choices.map((topic) => bytesToHex(topic)))),
+    topics: query.topics.map((choices) => (choices === null ? null : choices.map((topic) => toHex(topic)))),
   }
   if (query.blockHash !== undefined) {
     const local = blocks.byHash(query.blockHash)

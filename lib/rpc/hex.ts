@@ -2,7 +2,8 @@
  * Hex parsing and formatting: the only place where wire strings become engine values and back.
  * Parsers take the argument's name so a bad value gets a -32602 that says which one it was.
  */
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { InvalidParamsError } from '../errors.ts'
 import type { Address, Hash, Hex } from '../types.ts'
 
@@ -74,7 +75,7 @@ export function toQuantity(value: bigint | number): Hex {
 
 /** DATA on the wire. */
 export function toData(bytes: Uint8Array): Hex {
-  return bytesToHex(bytes)
+  return toHex(bytes)
 }
 
 /** A 32-byte word on the wire (storage values). */

@@ -2,7 +2,8 @@
  * What a client asks of the node itself: identity (`web3_clientVersion`, `hardhat_metadata`,
  * `anvil_nodeInfo`), network status, and fee suggestions.
  */
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Engine } from '../engine/engine.ts'
 import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
@@ -40,7 +41,7 @@ function parsePercentiles(value: unknown, name: string): number[] {
  * realtime clock's start, a reset) a new one.
  */
 function instanceId(engine: Engine): string {
-  return bytesToHex(keccak256(hexToBytes(engine.blocks.byNumber(engine.blocks.firstNumber)!.hash)))
+  return toHex(keccak256(hexToBytes(engine.blocks.byNumber(engine.blocks.firstNumber)!.hash)))
 }
 
 /** The fork's upstream chain id and block, as Hardhat's and Anvil's metadata give them; null for a fresh chain. */

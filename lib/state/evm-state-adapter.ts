@@ -8,6 +8,7 @@
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, KECCAK256_RLP, bigIntToBytes, bytesToBigInt, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util'
 import type { Address as EVMAddress } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import type { Address } from '../types.ts'
 import { EMPTY_CODE, withAccountCode, type AccountState } from './account.ts'
 import type { StateLayer } from './state-layer.ts'
@@ -21,7 +22,7 @@ function wordToBytes(value: bigint): Uint8Array {
 }
 
 function keyOf(address: EVMAddress): Address {
-  return address.toString() as Address
+  return toHex(address.bytes) as Address
 }
 
 function toEVMAccount(account: AccountState): Account {

@@ -11,7 +11,8 @@
  * spec/transactions/decode-plain.spec.ts checks both paths give the same transactions.
  */
 import type { Common } from '@ethereumjs/common'
-import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, ecrecover as nobleEcrecover } from '@ethereumjs/util'
+import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, ecrecover as nobleEcrecover } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ecrecover as nativeEcrecover } from '../crypto/secp256k1.ts'
 import type { Address, Hash, Hex } from '../types.ts'
@@ -101,10 +102,10 @@ function accessListOf(item: RlpItem): { list: AccessList; keys: number } | undef
     const storageKeys: Hex[] = []
     for (const slot of slotItems) {
       if (slot.isList || slot.content.length !== 32) return undefined
-      storageKeys.push(bytesToHex(slot.content) as Hex)
+      storageKeys.push(toHex(slot.content) as Hex)
     }
     keys += storageKeys.length
-    list.push({ address: bytesToHex(address.content) as Address, storageKeys })
+    list.push({ address: toHex(address.content) as Address, storageKeys })
   }
   return { list, keys }
 }
@@ -183,13 +184,13 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
     hash,
     raw,
     type,
-    sender: senderAddress.toString() as Address,
+    sender: toHex(senderAddress.bytes) as Address,
     senderAddress,
     nonce,
     gasLimit,
     maxFeePerGas: feeCap,
     maxPriorityFeePerGas: tip,
-    to: creates ? undefined : (bytesToHex(toItem.content) as Address),
+    to: creates ? undefined : (toHex(toItem.content) as Address),
     value,
     data,
     intrinsicGas,

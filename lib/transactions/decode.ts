@@ -13,7 +13,8 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address as EVMAddress, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { Address as EVMAddress, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash, Hex } from '../types.ts'
@@ -89,7 +90,7 @@ function hasValidSignatureValues(type: number, values: Values): boolean {
 
 /** The transaction hash of a signed transaction: keccak256 of its envelope. */
 export function hashTransaction(raw: Uint8Array): Hash {
-  return bytesToHex(keccak256(raw)) as Hash
+  return toHex(keccak256(raw)) as Hash
 }
 
 /**
@@ -155,20 +156,20 @@ export function toUserTransaction(tx: TypedTransaction, raw: Uint8Array, hash: H
     hash,
     raw,
     type: tx.type,
-    sender: senderAddress.toString() as Address,
+    sender: toHex(senderAddress.bytes) as Address,
     senderAddress,
     nonce: tx.nonce,
     gasLimit: tx.gasLimit,
     maxFeePerGas: fees.cap,
     maxPriorityFeePerGas: fees.tip,
-    to: tx.to === undefined ? undefined : (tx.to.toString() as Address),
+    to: tx.to === undefined ? undefined : (toHex(tx.to.bytes) as Address),
     value: tx.value,
     data: tx.data,
     intrinsicGas: tx.getIntrinsicGas(),
     floorDataGas: getCalldataFloorGas(tx),
     cost: tx.gasLimit * fees.cap + tx.value,
     chainId: 'chainId' in tx ? tx.chainId : tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined,
-    accessList: 'accessList' in tx ? tx.accessList.map(([address, keys]) => ({ address: bytesToHex(address) as Address, storageKeys: keys.map((key) => bytesToHex(key) as Hex) })) : [],
+    accessList: 'accessList' in tx ? tx.accessList.map(([address, keys]) => ({ address: toHex(address) as Address, storageKeys: keys.map((key) => toHex(key) as Hex) })) : [],
     authorizationList: 'authorizationList' in tx ? (tx.authorizationList as Authorization[]) : [],
     v: tx.v!,
     r: tx.r!,

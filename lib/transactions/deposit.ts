@@ -5,8 +5,8 @@
  * and their source hashes.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, concatBytes, hexToBytes } from '@ethereumjs/util'
-import { uintBytes } from '../bytes.ts'
+import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, concatBytes, hexToBytes } from '@ethereumjs/util'
+import { uintBytes, toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash } from '../types.ts'
@@ -76,8 +76,8 @@ export function decodeDeposit(raw: Uint8Array): DepositFields {
   if (system.length === 1 && system[0] !== 1) malformed('isSystemTx is not a boolean')
   return {
     sourceHash: bytesField(sourceHash, 'sourceHash', 32, true),
-    from: bytesToHex(bytesField(from, 'from', 20, true)) as Address,
-    to: toBytes.length === 0 ? undefined : (bytesToHex(toBytes) as Address),
+    from: toHex(bytesField(from, 'from', 20, true)) as Address,
+    to: toBytes.length === 0 ? undefined : (toHex(toBytes) as Address),
     mint: bytesToBigInt(bytesField(mint, 'mint', 32, false)),
     value: bytesToBigInt(bytesField(value, 'value', 32, false)),
     gasLimit: bytesToBigInt(bytesField(gas, 'gas', 8, false)),
@@ -90,7 +90,7 @@ export function decodeDeposit(raw: Uint8Array): DepositFields {
 export function depositTransaction(fields: DepositFields, raw: Uint8Array = encodeDeposit(fields)): DepositTransaction {
   return {
     kind: 'deposit',
-    hash: bytesToHex(keccak256(raw)) as Hash,
+    hash: toHex(keccak256(raw)) as Hash,
     raw,
     type: DEPOSIT_TYPE,
     sender: fields.from,

@@ -4,7 +4,8 @@
  * operands, SLOAD / SSTORE slots — with its value before the run. Values are read from the state
  * the run started on, once it is over (so a forked chain loads each key once).
  */
-import { BIGINT_0, bytesToHex } from '@ethereumjs/util'
+import { BIGINT_0 } from '@ethereumjs/util'
+import { toHex } from '../../bytes.ts'
 import { readAccount, readStorage } from '../../state/state-source.ts'
 import type { StateView } from '../../state/state-view.ts'
 import type { Address } from '../../types.ts'
@@ -68,7 +69,7 @@ export class PrestateTracer implements Tracer<Prestate> {
     const { config, before } = this
     for (const callee of this.callees) {
       const code = (await readAccount(before, callee))?.code
-      if (code !== undefined && isDelegated(code)) this.touch(bytesToHex(code.subarray(3, 23)) as Address)
+      if (code !== undefined && isDelegated(code)) this.touch(toHex(code.subarray(3, 23)) as Address)
     }
     const accounts = new Map<Address, PrestateAccount>()
     for (const address of [...this.slots.keys()].sort()) {

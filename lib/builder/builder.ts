@@ -106,20 +106,22 @@ export class BlockBuilder {
   }
 
   /**
-   * Works out the next tick ahead of its instant (a draft; returns the transactions it took), so that the tick itself only adds
-   * what arrived since: its transactions run and its tries grow now, while the node has time.
+   * Works out the next tick ahead of its instant (a draft; returns the transactions it took),
+   * so that the tick itself only adds what arrived since: its transactions run and its tries
+   * grow now, while the node has time.
    * The tick takes the draft up only if nothing it rests on changed (see {@link takeDraft}), so
    * a tick gives the same block with a draft or without. A long draft lets the event loop turn
-   * every few milliseconds. No draft is made where a source the
-   * tick takes from cannot be watched (an OP-stack chain's deposits) or a forked chain's
-   * upstream is needed.
+   * every few milliseconds. No draft is made where a source the tick takes from cannot be
+   * watched (an OP-stack chain's deposits), nor on a forked chain: its draft could wait on the
+   * upstream while holding the serializer, and the tick would wait again if the upstream failed.
    */
   async prepareTick(): Promise<readonly IncludedTransaction[]> {
     if (this.draft !== undefined) {
       if (this.draftHolds(this.draft)) return []
       this.discardDraft()
     }
-    const { policy, sources } = this.parts
+    const { policy, sources, options } = this.parts
+    if (options.fork !== undefined) return []
     const pending = this.pending
     const index = pending.ticks
     const taking = sources.filter((source) => policy.takes(source.kind, index))

@@ -14,6 +14,7 @@ import type { FeeRules } from '../../lib/execution/fee-rules.ts'
 import type { StateView } from '../../lib/state/state-view.ts'
 import type { UserTransaction } from '../../lib/transactions/transaction.ts'
 import type { Hex } from '../../lib/types.ts'
+import { startUpstream } from '../support/persistence-fork.ts'
 import { GWEI } from '../support/wallet.ts'
 
 const RECIPIENT = '0x000000000000000000000000000000000000beef'
@@ -185,5 +186,25 @@ describe('builder/draft: a tick worked out ahead gives the block a tick without 
     await twins.seal()
     expect(twins.runs - before, 'runs at the seal').to.equal(0)
     expect((await twins.tick()).hashes).to.have.length(0)
+  })
+
+  it('a forked chain drafts nothing (a draft could wait on the upstream while holding every other request); a fresh one does', async () => {
+    const upstream = await startUpstream()
+    const forked = await upstream.fork()
+    const fresh = await createChain({ clock: 'manual', accounts: 6 })
+    try {
+      const drafted = new Map<Chain, number>()
+      for (const chain of [forked, fresh]) {
+        chain.on('drafted', (transactions) => drafted.set(chain, (drafted.get(chain) ?? 0) + transactions.length))
+        await chain.sendRawTransaction(await sign(chain, { sender: 0, nonce: Number(await chain.getTransactionCount(chain.accounts[0].address, 'pending')), tip: 1n }))
+        await engineOf(chain).mining.timeline.prepareNext()
+      }
+      expect(drafted.get(forked) ?? 0).to.equal(0)
+      expect(drafted.get(fresh)).to.equal(1)
+    } finally {
+      forked.close()
+      fresh.close()
+      await upstream.close()
+    }
   })
 })

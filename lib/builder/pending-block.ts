@@ -193,16 +193,20 @@ export class PendingBlock implements PendingBlockView {
     const last = this.segments.at(-1)
     if (last !== undefined && 'edits' in last) {
       last.edits.push(edit)
-      if (this.undoLog?.recording) this.undoLog.record(() => {
+      if (this.undoLog?.recording) {
+        this.undoLog.record(() => {
           last.edits.pop()
           this.revision++
         })
+      }
     } else {
       this.segments.push({ edits: [edit] })
-      if (this.undoLog?.recording) this.undoLog.record(() => {
+      if (this.undoLog?.recording) {
+        this.undoLog.record(() => {
           this.segments.pop()
           this.revision++
         })
+      }
     }
   }
 
@@ -215,7 +219,6 @@ export class PendingBlock implements PendingBlockView {
     if (keep >= this.preconfirmations.length) return []
     const before = { state: this.state, segments: [...this.segments], preconfirmations: [...this.preconfirmations], transactions: [...this.transactions] }
     const withdrawn = this.preconfirmations.slice(keep)
-    this.revision++
     this.removeLast(withdrawn.length)
     this.state = new StateLayer(this.head, this.undoLog, new AddressSieve())
     for (const segment of this.segments) {

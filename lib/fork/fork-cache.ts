@@ -10,6 +10,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { hexToBytes } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { withAccountCode, withAccountFields, type AccountState } from '../state/account.ts'
 import type { Address, Hash } from '../types.ts'
 
@@ -77,7 +78,7 @@ export class ForkCache implements FetchRecorder {
 
   /** Records a fetched account (null: the upstream has none). */
   account(address: Address, account: AccountState | null): void {
-    this.append(account === null ? `["a","${address}"]` : `["a","${address}","${hex(account.nonce)}","${hex(account.balance)}","0x${Buffer.from(account.code).toString('hex')}"]`)
+    this.append(account === null ? `["a","${address}"]` : `["a","${address}","${hex(account.nonce)}","${hex(account.balance)}","${toHex(account.code)}"]`)
   }
 
   /** Records a fetched storage word. */

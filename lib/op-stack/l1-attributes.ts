@@ -6,7 +6,7 @@
  * the chain's clock, deterministically), its hash derived from its number, and the fees and
  * scalars the chain is configured with.
  */
-import { hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bytesToBigInt, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { putUint } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { depositTransaction, l1InfoSourceHash } from '../transactions/deposit.ts'
@@ -106,9 +106,9 @@ export function l1BlockStorage(attributes: L1Attributes): Map<bigint, bigint> {
   return new Map([
     [0n, (origin.timestamp << 64n) | origin.number],
     [1n, options.l1BaseFee],
-    [2n, BigInt(`0x${Buffer.from(l1BlockHash(origin.number)).toString('hex')}`)],
+    [2n, bytesToBigInt(l1BlockHash(origin.number))],
     [3n, (BigInt(options.baseFeeScalar) << 96n) | (BigInt(options.blobBaseFeeScalar) << 64n) | attributes.sequenceNumber],
-    [4n, BigInt(`0x${Buffer.from(BATCHER_HASH).toString('hex')}`)],
+    [4n, bytesToBigInt(BATCHER_HASH)],
     [7n, options.l1BlobBaseFee],
     [8n, (DA_FOOTPRINT_GAS_SCALAR << 96n) | (BigInt(options.operatorFeeScalar) << 64n) | options.operatorFeeConstant],
   ])

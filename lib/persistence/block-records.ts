@@ -19,31 +19,31 @@ import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions
 import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
 import { DEPOSIT_RECEIPT_VERSION } from '../execution/run-deposit.ts'
 import type { Address } from '../types.ts'
-import { addressAt, dataAt, hashAt, hexData, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
+import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
 
 /** A sealed block as a dump writes it. */
 export function blockRecord(block: SealedBlock): Record<string, unknown> {
   const { header } = block
   return {
     hash: block.hash,
-    parentHash: hexData(header.parentHash),
+    parentHash: toHex(header.parentHash),
     miner: header.coinbase,
-    stateRoot: hexData(header.stateRoot),
-    transactionsRoot: hexData(header.transactionsRoot),
-    receiptsRoot: hexData(header.receiptsRoot),
-    logsBloom: hexData(header.logsBloom),
+    stateRoot: toHex(header.stateRoot),
+    transactionsRoot: toHex(header.transactionsRoot),
+    receiptsRoot: toHex(header.receiptsRoot),
+    logsBloom: toHex(header.logsBloom),
     number: hexQuantity(header.number),
     gasLimit: hexQuantity(header.gasLimit),
     gasUsed: hexQuantity(header.gasUsed),
     timestamp: hexQuantity(header.timestamp),
-    extraData: hexData(header.extraData),
-    mixHash: hexData(header.mixHash),
+    extraData: toHex(header.extraData),
+    mixHash: toHex(header.mixHash),
     baseFeePerGas: hexQuantity(header.baseFeePerGas),
-    withdrawalsRoot: hexData(header.withdrawalsRoot),
+    withdrawalsRoot: toHex(header.withdrawalsRoot),
     blobGasUsed: hexQuantity(header.blobGasUsed),
     excessBlobGas: hexQuantity(header.excessBlobGas),
-    parentBeaconBlockRoot: hexData(header.parentBeaconBlockRoot),
-    ...(header.requestsHash === undefined ? {} : { requestsHash: hexData(header.requestsHash) }),
+    parentBeaconBlockRoot: toHex(header.parentBeaconBlockRoot),
+    ...(header.requestsHash === undefined ? {} : { requestsHash: toHex(header.requestsHash) }),
     size: block.size,
     transactions: block.transactions.map(transactionRecord),
   }
@@ -57,13 +57,13 @@ export function blockRecord(block: SealedBlock): Record<string, unknown> {
  */
 function transactionRecord({ transaction, receipt }: IncludedTransaction): Record<string, unknown> {
   return {
-    raw: hexData(transaction.raw),
+    raw: toHex(transaction.raw),
     ...(transaction.kind === 'impersonated' ? { impersonated: transaction.sender } : {}),
     // A deposit's receipt commits to the nonce it ran at, which its envelope does not hold.
     ...(receipt.deposit === undefined ? {} : { depositNonce: hexQuantity(receipt.deposit.nonce) }),
     status: receipt.status,
     cumulativeGasUsed: hexQuantity(receipt.cumulativeGasUsed),
-    logs: receipt.logs.map((log) => [log.address, log.topics.map(hexData), hexData(log.data)]),
+    logs: receipt.logs.map((log) => [log.address, log.topics.map(toHex), toHex(log.data)]),
     // An OP-stack receipt's L1 fee fields: computed from the state the transaction ran on, so written.
     ...(receipt.l1 === undefined ? {} : { l1: Object.fromEntries(Object.entries(receipt.l1).map(([name, value]) => [name, hexQuantity(value)])) }),
   }

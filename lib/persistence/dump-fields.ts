@@ -4,7 +4,6 @@
  * read whole before anything is loaded, so a bad one is refused, never half-loaded.
  */
 import { hexToBytes } from '@ethereumjs/util'
-import { toHex } from '../bytes.ts'
 import { InvalidInputError } from '../errors.ts'
 import type { Address, Hash } from '../types.ts'
 
@@ -71,5 +70,3 @@ export function addressAt(value: unknown, path: string): Address {
 /** A quantity written as `0x…` hex. */
 export const hexQuantity = (value: bigint | number): string => `0x${value.toString(16)}`
 
-/** Bytes written as `0x…` hex. */
-export const hexData = (bytes: Uint8Array): string => toHex(bytes)

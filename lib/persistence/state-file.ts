@@ -17,6 +17,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { KECCAK256_NULL } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { AccountState } from '../state/account.ts'
 import { EMPTY_CODE } from '../state/account.ts'
@@ -24,7 +25,7 @@ import type { HistoryEntry, KeyVersions } from '../state/state-history.ts'
 import type { Address } from '../types.ts'
 import { blockFromRecord, blockRecord } from './block-records.ts'
 import type { ChainState } from './chain-state.ts'
-import { addressAt, dataAt, hashAt, hexData, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError } from './dump-fields.ts'
+import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError } from './dump-fields.ts'
 
 /** The format's name and the newest version this code reads and writes. */
 export const STATE_FORMAT = 'preconf-devnet/state'
@@ -69,8 +70,8 @@ export function stateToJson(state: ChainState): Record<string, unknown> {
 
 function accountVersion(block: number, account: AccountState | undefined, codes: Record<string, string>): unknown[] {
   if (account === undefined) return [block]
-  const codeHash = hexData(account.codeHash)
-  if (account.code.length > 0) codes[codeHash] ??= hexData(account.code)
+  const codeHash = toHex(account.codeHash)
+  if (account.code.length > 0) codes[codeHash] ??= toHex(account.code)
   return [block, hexQuantity(account.nonce), hexQuantity(account.balance), codeHash]
 }
 
@@ -97,7 +98,7 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
   if (fork === undefined && blocks[0].header.number !== 0n) throw new StateDumpError('blocks[0] is not genesis, and the dump is not of a fork')
   if (forkHash !== undefined && blocks[0].hash !== forkHash) throw new StateDumpError(`blocks[0] is not the fork block ${forkHash}`)
   for (let i = 1; i < blocks.length; i++) {
-    if (blocks[i].header.number !== blocks[i - 1].header.number + 1n || hexData(blocks[i].header.parentHash) !== blocks[i - 1].hash) {
+    if (blocks[i].header.number !== blocks[i - 1].header.number + 1n || toHex(blocks[i].header.parentHash) !== blocks[i - 1].hash) {
       throw new StateDumpError(`blocks[${i}] does not follow blocks[${i - 1}]`)
     }
   }
@@ -145,11 +146,11 @@ function nullableQuantity(value: unknown, path: string): bigint | undefined {
 
 /** Every address's versions, checked: code against its hash, versions in block order up to the head. */
 function historyFromJson(file: Record<string, unknown>, head: number): HistoryEntry[] {
-  const codes: CodeTable = new Map([[hexData(KECCAK256_NULL), { code: EMPTY_CODE, codeHash: KECCAK256_NULL }]])
+  const codes: CodeTable = new Map([[toHex(KECCAK256_NULL), { code: EMPTY_CODE, codeHash: KECCAK256_NULL }]])
   for (const [hash, code] of Object.entries(objectAt(file.codes ?? {}, 'codes'))) {
     const bytes = dataAt(code, `codes.${hash}`)
     const codeHash = keccak256(bytes)
-    if (hexData(codeHash) !== hashAt(hash, `codes key ${hash}`)) throw new StateDumpError(`codes.${hash}: the code does not hash to its key`)
+    if (toHex(codeHash) !== hashAt(hash, `codes key ${hash}`)) throw new StateDumpError(`codes.${hash}: the code does not hash to its key`)
     codes.set(hash.toLowerCase(), { code: bytes, codeHash })
   }
   const entries = new Map<Address, { account?: KeyVersions<AccountState | undefined>; storage?: HistoryEntry['storage'] }>()

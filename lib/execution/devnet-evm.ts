@@ -6,7 +6,8 @@
  *   spread its varying-shape result again; on Node 20 these spreads take ~50 µs per frame
  *   (V8's slow path for spreading into an object that already has properties);
  * - `_executeCall` copies every message with the same kind of spread (~20 µs per frame);
- * - MSTORE pads each word by spreading byte arrays (util's setLengthLeft), a fifth of the call;
+ * - MSTORE pads each word by spreading byte arrays (util's setLengthLeft), a fifth of the call,
+ *   and the other word opcodes convert through hex strings (word-opcodes.ts);
  * - the interpreter awaited every opcode (its `runStep` is async): a promise and a microtask
  *   each, now only for opcodes whose gas or handler is asynchronous (interpreter-loop.ts;
  *   eth_call +28%, ERC-20 transfers sealed +25%).
@@ -21,30 +22,11 @@ import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
 import { cachingInterpreter, type InterpreterClass, type InterpreterInstance, type JumpAnalysis } from './interpreter-loop.ts'
+import { installWordOpcodes } from './word-opcodes.ts'
 
 type Message = Parameters<EVM['runInterpreter']>[0]
 type MessageWithTo = Parameters<EVM['_executeCall']>[0]
 type InterpreterOptions = Parameters<EVM['runInterpreter']>[1]
-
-const wordScratch = new Uint8Array(32)
-const wordView = new DataView(wordScratch.buffer)
-
-/** A 256-bit word as 32 big-endian bytes in a scratch buffer (valid until the next call). */
-function wordBytes(value: bigint): Uint8Array {
-  wordView.setBigUint64(0, BigInt.asUintN(64, value >> 192n))
-  wordView.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
-  wordView.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
-  wordView.setBigUint64(24, BigInt.asUintN(64, value))
-  return wordScratch
-}
-
-type RunState = { stack: { popN(count: number): bigint[] }; memory: { write(offset: number, size: number, value: Uint8Array): void } }
-
-/** MSTORE as the library's (memory copies the word), minus its padding by array spread. */
-function storeWord(runState: RunState): void {
-  const [offset, word] = runState.stack.popN(2)
-  runState.memory.write(Number(offset), 32, wordBytes(word))
-}
 
 /** EIPs whose frame rules (Amsterdam, binary trees) the trimmed `_executeCall` does not implement. */
 const FRAME_RULE_EIPS = [2780, 6800, 7708, 7864, 7928, 8037]
@@ -62,7 +44,7 @@ export class DevnetEVM extends EVM {
   /** With `paced`, the EVM asks its {@link pacer} at every JUMPS_PER_PACE-th jump, frame or precompile run. */
   constructor(options: ConstructorParameters<typeof EVM>[0], paced = false) {
     super(options)
-    ;(this._opcodeMap[0x52] as { opHandler: unknown }).opHandler = storeWord
+    if (this.plainFrames) installWordOpcodes(this._opcodeMap)
     if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
   }
 

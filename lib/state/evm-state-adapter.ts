@@ -94,6 +94,11 @@ export class EVMStateAdapter implements StateManagerInterface {
     return wordToBytes(await readStorage(this.layer, keyOf(address), bytesToBigInt(key)))
   }
 
+  /** The word at `slot` of `address`'s storage, as SLOAD reads it: no conversions, and at once when the layer holds it. */
+  storageWord(address: EVMAddress, slot: bigint): bigint | Promise<bigint> {
+    return readStorage(this.layer, keyOf(address), slot)
+  }
+
   async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {
     this.layer.putStorage(keyOf(address), bytesToBigInt(key), bytesToBigInt(value))
   }

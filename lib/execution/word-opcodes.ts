@@ -1,0 +1,121 @@
+/**
+ * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD, SLOAD
+ * and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
+ * opcodes/gas.js), without its conversions: util's `bytesToBigInt` and `bigIntToBytes` spell
+ * every word as a hex string (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each
+ * word by spreading arrays, and SLOAD converted its slot to bytes and its value back twice over
+ * (the state adapter reads words as bigints). Installed only under rules without the Amsterdam
+ * and binary-tree frame EIPs, whose access lists and witnesses these handlers do not record.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
+import type { Address as EVMAddress } from '@ethereumjs/util'
+import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+
+type OpcodeMap = EVM['_opcodeMap']
+
+/** What these handlers read of the library's run state. */
+interface RunState {
+  stack: { pop(): bigint; push(value: bigint): void; peek(count: number): bigint[]; popN(count: number): bigint[] }
+  memory: { read(offset: number, size: number, avoidCopy: boolean): Uint8Array; write(offset: number, size: number, value: Uint8Array): void }
+  stateManager: EVMStateAdapter
+  interpreter: {
+    getAddress(): EVMAddress
+    getCallData(): Uint8Array
+    getCallDataSize(): bigint
+    journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void }
+  }
+}
+
+const MLOAD = 0x51
+const MSTORE = 0x52
+const CALLDATALOAD = 0x35
+const SLOAD = 0x54
+
+const scratch = new Uint8Array(32)
+const scratchView = new DataView(scratch.buffer)
+
+/** A 256-bit word as 32 big-endian bytes in a scratch buffer (valid until the next call). */
+export function wordBytes(value: bigint): Uint8Array {
+  scratchView.setBigUint64(0, BigInt.asUintN(64, value >> 192n))
+  scratchView.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
+  scratchView.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
+  scratchView.setBigUint64(24, BigInt.asUintN(64, value))
+  return scratch
+}
+
+/** The word in the scratch buffer. */
+function scratchWord(): bigint {
+  const high = (scratchView.getBigUint64(0) << 64n) | scratchView.getBigUint64(8)
+  const low = (scratchView.getBigUint64(16) << 64n) | scratchView.getBigUint64(24)
+  return high === 0n ? low : (high << 128n) | low
+}
+
+/** 32 big-endian bytes as a word. */
+function wordOf(bytes: Uint8Array): bigint {
+  scratch.set(bytes)
+  return scratchWord()
+}
+
+/** MLOAD: the word at an offset of memory (memory grows as the library's does). */
+function loadMemoryWord(runState: RunState): void {
+  const offset = runState.stack.pop()
+  runState.stack.push(wordOf(runState.memory.read(Number(offset), 32, true)))
+}
+
+/** MSTORE: memory copies the word. */
+function storeMemoryWord(runState: RunState): void {
+  const [offset, word] = runState.stack.popN(2)
+  runState.memory.write(Number(offset), 32, wordBytes(word))
+}
+
+/** CALLDATALOAD: 32 bytes of call data from an offset, zeros past its end. */
+function loadCallDataWord(runState: RunState): void {
+  const offset = runState.stack.pop()
+  const { interpreter, stack } = runState
+  if (offset > interpreter.getCallDataSize()) {
+    stack.push(0n)
+    return
+  }
+  const start = Number(offset)
+  scratch.fill(0)
+  scratch.set(interpreter.getCallData().subarray(start, start + 32))
+  stack.push(scratchWord())
+}
+
+/** SLOAD: the word at a slot of the running account's storage, at once when the state holds it. */
+function loadStorageWord(runState: RunState): Promise<void> | undefined {
+  const slot = runState.stack.pop()
+  const value = runState.stateManager.storageWord(runState.interpreter.getAddress(), slot)
+  if (typeof value === 'bigint') {
+    runState.stack.push(value)
+    return undefined
+  }
+  return value.then((word) => runState.stack.push(word))
+}
+
+/** SLOAD's gas under EIP-2929: cold and warmed on first access in the transaction, warm after (the journal's sets). */
+function storageLoadGas(runState: RunState, gas: bigint, common: Common): bigint {
+  if (!common.isActivatedEIP(2929)) return gas
+  const address = runState.interpreter.getAddress().bytes
+  const slot = wordBytes(runState.stack.peek(1)[0])
+  const { journal } = runState.interpreter
+  if (journal.isWarmedStorage(address, slot)) return gas + common.param('warmstoragereadGas')
+  journal.addWarmedStorage(address, slot)
+  return gas + common.param('coldsloadGas')
+}
+
+type Handler = OpcodeMap[number]['opHandler']
+type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
+
+/** Replaces the word opcodes' handlers in `opcodes` (one EVM's own table). */
+export function installWordOpcodes(opcodes: OpcodeMap): void {
+  const handle = (opcode: number, handler: (runState: RunState) => unknown): void => {
+    opcodes[opcode].opHandler = handler as unknown as Handler
+  }
+  handle(MLOAD, loadMemoryWord)
+  handle(MSTORE, storeMemoryWord)
+  handle(CALLDATALOAD, loadCallDataWord)
+  handle(SLOAD, loadStorageWord)
+  opcodes[SLOAD].gasHandler = storageLoadGas as unknown as GasHandler
+}

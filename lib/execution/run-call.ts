@@ -84,9 +84,10 @@ export function callErrorMessage(outcome: CallOutcome): string {
 function intrinsicGas(request: CallRequest, environment: ExecutionEnvironment): { intrinsic: bigint; floor: bigint } {
   const common = environment.transactionCommon
   const data = request.data ?? new Uint8Array(0)
-  let zeroBytes = 0n
-  for (const byte of data) if (byte === 0) zeroBytes++
-  const nonZeroBytes = BigInt(data.length) - zeroBytes
+  let zeros = 0
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+  const zeroBytes = BigInt(zeros)
+  const nonZeroBytes = BigInt(data.length - zeros)
   let intrinsic = common.param('txGas') + zeroBytes * common.param('txDataZeroGas') + nonZeroBytes * common.param('txDataNonZeroGas')
   if (request.to === undefined) {
     intrinsic += common.param('txCreationGas') + ((BigInt(data.length) + 31n) / 32n) * common.param('initCodeWordGas')

@@ -1,6 +1,6 @@
 /**
- * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD, SLOAD
- * and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
+ * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD,
+ * KECCAK256, SLOAD and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
  * opcodes/gas.js), without its conversions: util's `bytesToBigInt` and `bigIntToBytes` spell
  * every word as a hex string (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each
  * word by spreading arrays, and SLOAD converted its slot to bytes and its value back twice over
@@ -11,6 +11,8 @@ import type { Common } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+
+import { keccak_256 } from '@noble/hashes/sha3.js'
 
 type OpcodeMap = EVM['_opcodeMap']
 
@@ -31,6 +33,7 @@ const MLOAD = 0x51
 const MSTORE = 0x52
 const CALLDATALOAD = 0x35
 const SLOAD = 0x54
+const KECCAK256 = 0x20
 
 const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)
@@ -83,6 +86,13 @@ function loadCallDataWord(runState: RunState): void {
   stack.push(scratchWord())
 }
 
+/** KECCAK256: the hash of a stretch of memory, as a word. */
+function hashMemory(runState: RunState, common: Common): void {
+  const [offset, length] = runState.stack.popN(2)
+  const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
+  runState.stack.push(wordOf((common.customCrypto.keccak256 ?? keccak_256)(data)))
+}
+
 /** SLOAD: the word at a slot of the running account's storage, at once when the state holds it. */
 function loadStorageWord(runState: RunState): Promise<void> | undefined {
   const slot = runState.stack.pop()
@@ -110,12 +120,13 @@ type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
 
 /** Replaces the word opcodes' handlers in `opcodes` (one EVM's own table). */
 export function installWordOpcodes(opcodes: OpcodeMap): void {
-  const handle = (opcode: number, handler: (runState: RunState) => unknown): void => {
+  const handle = (opcode: number, handler: (runState: RunState, common: Common) => unknown): void => {
     opcodes[opcode].opHandler = handler as unknown as Handler
   }
   handle(MLOAD, loadMemoryWord)
   handle(MSTORE, storeMemoryWord)
   handle(CALLDATALOAD, loadCallDataWord)
+  handle(KECCAK256, hashMemory)
   handle(SLOAD, loadStorageWord)
   opcodes[SLOAD].gasHandler = storageLoadGas as unknown as GasHandler
 }

@@ -4,7 +4,8 @@
  * (gas to the unit) and equal state. The probe contract stores what CALLDATALOAD reads at every
  * kind of offset (inside, straddling the end, at the end, past it, past 2^64), what MLOAD reads
  * of words stored aligned and unaligned (and of fresh memory, which grows it), and what SLOAD
- * reads of big, small and unset words, cold and then warm, with and without an access list; and
+ * reads of big, small and unset words, cold and then warm, with and without an access list, and
+ * the KECCAK256 of empty, aligned, unaligned and fresh memory; and
  * its storage is read once as held and once through a source that loads lazily (a fork's).
  */
 import { expect } from 'chai'
@@ -25,7 +26,7 @@ import { executionEnvironment, TEST_BLOCK } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
 
 const PROBE = '0x00000000000000000000000000000000000b0b0e' as Address
-const WORD_OPCODES = [0x35, 0x51, 0x52, 0x54]
+const WORD_OPCODES = [0x20, 0x35, 0x51, 0x52, 0x54]
 const BIG = 2n ** 255n + 0x1234n
 const HIGH_WORD = (2n ** 256n - 1n) ^ 0xffn
 const PRESET = new Map([
@@ -47,6 +48,7 @@ function probeCode(): Uint8Array {
   const stores = push(HIGH_WORD) + push(0n) + '52' + push(BIG) + push(50n) + '52' // MSTORE aligned, then unaligned
   for (const offset of [0n, 16n, 50n, 300n]) loads.push(push(offset) + '51') // MLOAD
   for (const slot of [1n, 1n, 2n, 3n, 4n, 4n]) loads.push(push(slot) + '54') // SLOAD: cold, warm, small, unset, listed
+  for (const [offset, length] of [[0n, 0n], [0n, 32n], [3n, 64n], [400n, 40n]]) loads.push(push(length) + push(offset) + '20') // KECCAK256, the last growing memory
   const code = stores + loads.map((load, index) => load + push(0x100n + BigInt(index)) + '55').join('') + '00'
   return hexToBytes(`0x${code}`)
 }

@@ -10,6 +10,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
+import { toHex } from '../bytes.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -25,7 +26,7 @@ interface RunState {
     getAddress(): EVMAddress
     getCallData(): Uint8Array
     getCallDataSize(): bigint
-    journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void }
+    journal: object
   }
 }
 
@@ -104,14 +105,53 @@ function loadStorageWord(runState: RunState): Promise<void> | undefined {
   return value.then((word) => runState.stack.push(word))
 }
 
-/** SLOAD's gas under EIP-2929: cold and warmed on first access in the transaction, warm after (the journal's sets). */
+/**
+ * The journal's EIP-2929 sets (@ethereumjs/evm 10.1.3 journal.ts), keyed by unprefixed hex as it
+ * keys them: what is warm in this transaction (undone with the frame that warmed it, through
+ * the last diff), what is warm throughout (the access list), and the access list being recorded.
+ */
+interface WarmJournal {
+  journal: Map<string, Set<string>>
+  alwaysWarmJournal: Map<string, Set<string>>
+  journalDiff: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
+  accessList?: Map<string, Set<string>>
+  addWarmedAddress(address: Uint8Array): void
+}
+
+/** Addresses as the journal keys them, by address object (a frame's address is one object). */
+const journalKeys = new WeakMap<EVMAddress, string>()
+
+function journalKey(address: EVMAddress): string {
+  let key = journalKeys.get(address)
+  if (key === undefined) {
+    key = toHex(address.bytes).slice(2)
+    journalKeys.set(address, key)
+  }
+  return key
+}
+
+/**
+ * SLOAD's gas under EIP-2929: cold and warmed on first access in the transaction, warm after —
+ * the library's `isWarmedStorage` and `addWarmedStorage` with the keys spelled once.
+ */
 function storageLoadGas(runState: RunState, gas: bigint, common: Common): bigint {
   if (!common.isActivatedEIP(2929)) return gas
-  const address = runState.interpreter.getAddress().bytes
-  const slot = wordBytes(runState.stack.peek(1)[0])
-  const { journal } = runState.interpreter
-  if (journal.isWarmedStorage(address, slot)) return gas + common.param('warmstoragereadGas')
-  journal.addWarmedStorage(address, slot)
+  const address = runState.interpreter.getAddress()
+  const addressKey = journalKey(address)
+  const slotKey = runState.stack.peek(1)[0].toString(16).padStart(64, '0')
+  const journal = runState.interpreter.journal as unknown as WarmJournal
+  let slots = journal.journal.get(addressKey)
+  if (slots?.has(slotKey) === true || journal.alwaysWarmJournal.get(addressKey)?.has(slotKey) === true) return gas + common.param('warmstoragereadGas')
+  if (slots === undefined) {
+    journal.addWarmedAddress(address.bytes)
+    slots = journal.journal.get(addressKey)!
+  }
+  slots.add(slotKey)
+  const warmedInFrame = journal.journalDiff[journal.journalDiff.length - 1][1][1]
+  let frameSlots = warmedInFrame.get(addressKey)
+  if (frameSlots === undefined) warmedInFrame.set(addressKey, (frameSlots = new Set()))
+  frameSlots.add(slotKey)
+  journal.accessList?.get(addressKey)!.add(slotKey)
   return gas + common.param('coldsloadGas')
 }
 

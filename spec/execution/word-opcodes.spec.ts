@@ -5,7 +5,8 @@
  * kind of offset (inside, straddling the end, at the end, past it, past 2^64), what MLOAD reads
  * of words stored aligned and unaligned (and of fresh memory, which grows it), and what SLOAD
  * reads of big, small and unset words, cold and then warm, with and without an access list, and
- * the KECCAK256 of empty, aligned, unaligned and fresh memory; and
+ * the KECCAK256 of empty, aligned, unaligned and fresh memory, and a slot read again after a
+ * reverted frame warmed it; and
  * its storage is read once as held and once through a source that loads lazily (a fork's).
  */
 import { expect } from 'chai'
@@ -41,7 +42,11 @@ function push(value: bigint): string {
   return (0x5f + bytes).toString(16) + hex.padStart(bytes * 2, '0')
 }
 
-/** Code that stores, from slot `0x100` on, what each load leaves on the stack. */
+/**
+ * Code that stores, from slot `0x100` on, what each load leaves on the stack. Called with one
+ * byte of call data (as it calls itself, last), it reads slot 5 and reverts: the slot it warmed
+ * must be cold again for the read after.
+ */
 function probeCode(): Uint8Array {
   const loads: string[] = []
   for (const offset of [0n, 1n, 31n, 40n, 64n, 65n, 2n ** 64n, 2n ** 255n]) loads.push(push(offset) + '35') // CALLDATALOAD
@@ -49,8 +54,14 @@ function probeCode(): Uint8Array {
   for (const offset of [0n, 16n, 50n, 300n]) loads.push(push(offset) + '51') // MLOAD
   for (const slot of [1n, 1n, 2n, 3n, 4n, 4n]) loads.push(push(slot) + '54') // SLOAD: cold, warm, small, unset, listed
   for (const [offset, length] of [[0n, 0n], [0n, 32n], [3n, 64n], [400n, 40n]]) loads.push(push(length) + push(offset) + '20') // KECCAK256, the last growing memory
-  const code = stores + loads.map((load, index) => load + push(0x100n + BigInt(index)) + '55').join('') + '00'
-  return hexToBytes(`0x${code}`)
+  // CALL(gas, itself, 0, 0, 1, 0, 0), then SLOAD 5.
+  loads.push(push(0n) + push(0n) + push(1n) + push(0n) + push(0n) + push(BigInt(PROBE)) + '5a' + 'f1' + '50' + push(5n) + '54')
+  const body = stores + loads.map((load, index) => load + push(0x100n + BigInt(index)) + '55').join('') + '00'
+  // CALLDATASIZE == 1 ? jump to the reverting read : the body.
+  const dispatch = (inner: number) => '36' + '6001' + '14' + '61' + inner.toString(16).padStart(4, '0') + '57'
+  const inner = dispatch(0).length / 2 + body.length / 2
+  const reverting = '5b' + push(5n) + '54' + '50' + push(0n) + push(0n) + 'fd'
+  return hexToBytes(`0x${dispatch(inner)}${body}${reverting}`)
 }
 
 /** A source holding the probe and the payer, each word and account loaded only when first asked for. */

@@ -1,11 +1,13 @@
 /**
- * @ethereumjs/evm with five costs removed, each measured on a balanceOf call:
+ * @ethereumjs/evm with six costs removed, each measured on a balanceOf call:
  * - jump-destination analysis ran on every call (an array the size of the code, a bigint per
  *   PUSH); it is now cached per code array, which the state layer keeps stable per account;
  * - `runInterpreter` spread three ~20-field objects into a `runState` copy nobody reads, and
  *   spread its varying-shape result again; on Node 20 these spreads take ~50 µs per frame
  *   (V8's slow path for spreading into an object that already has properties);
- * - `_executeCall` copies every message with the same kind of spread (~20 µs per frame);
+ * - `_executeCall` copies every message with the same kind of spread (~20 µs per frame), and
+ *   writes back caller and callee unchanged when the call moves no value (a tenth of a call:
+ *   the write-back only touched them, for EIP-161, and now they are just touched);
  * - MSTORE pads each word by spreading byte arrays (util's setLengthLeft), a fifth of the call,
  *   and the other word opcodes convert through hex strings (word-opcodes.ts);
  * - the interpreter awaited every opcode (its `runStep` is async): a promise and a microtask
@@ -18,7 +20,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMResult, type ExecResult, type PrecompileFunc } from '@ethereumjs/evm'
-import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util'
+import { Account, BIGINT_0, createZeroAddress, type Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
 import { cachingInterpreter, type InterpreterClass, type InterpreterInstance, type JumpAnalysis } from './interpreter-loop.ts'
@@ -31,7 +33,7 @@ type InterpreterOptions = Parameters<EVM['runInterpreter']>[1]
 /** EIPs whose frame rules (Amsterdam, binary trees) the trimmed `_executeCall` does not implement. */
 const FRAME_RULE_EIPS = [2780, 6800, 7708, 7864, 7928, 8037]
 
-/** The EVM the devnet runs: the library's, minus five per-call costs. */
+/** The EVM the devnet runs: the library's, minus six per-call costs. */
 export class DevnetEVM extends EVM {
   /** Jump analyses by code array (code arrays are kept stable by the state layer). */
   readonly jumpAnalyses = new WeakMap<Uint8Array, JumpAnalysis>()
@@ -63,7 +65,12 @@ export class DevnetEVM extends EVM {
   protected override async _executeCall(message: MessageWithTo): Promise<EVMResult> {
     if (!this.plainFrames) return super._executeCall(message)
     let failure: EVMError | undefined
-    if (!message.delegatecall) {
+    if (!message.delegatecall && message.value === 0n && this.holds(message.caller) && this.holds(message.to)) {
+      // Moving nothing between existing accounts writes them back unchanged: only the EIP-161 touches remain.
+      const journal = this.journal as unknown as { touchAddress(address: EVMAddress): void }
+      journal.touchAddress(message.caller)
+      journal.touchAddress(message.to)
+    } else if (!message.delegatecall) {
       try {
         await this._reduceSenderBalance((await this.stateManager.getAccount(message.caller)) ?? new Account(), message)
         await this._addToBalance((await this.stateManager.getAccount(message.to)) ?? new Account(), message)
@@ -87,6 +94,11 @@ export class DevnetEVM extends EVM {
     }
     if (message.depth === 0 && this.common.isActivatedEIP(1153)) this.transientStorage.clear()
     return { execResult: result }
+  }
+
+  /** Whether the state holds an account at `address` at hand (not one still to load). */
+  private holds(address: EVMAddress): boolean {
+    return (this.stateManager as EVMStateAdapter).holdsAccount(address)
   }
 
   /** A precompile run, asking the pacer first when one is due (an unpaced EVM runs it exactly as the library does). */

@@ -13,6 +13,7 @@ import type { Address } from '../types.ts'
 import { EMPTY_CODE, withAccountCode, type AccountState } from './account.ts'
 import type { StateLayer } from './state-layer.ts'
 import { readAccount, readStorage } from './state-source.ts'
+import { UNLOADED } from './state-view.ts'
 
 const EMPTY_WORD = new Uint8Array(0)
 
@@ -48,6 +49,12 @@ export class EVMStateAdapter implements StateManagerInterface {
   async getAccount(address: EVMAddress): Promise<Account | undefined> {
     const account = await readAccount(this.layer, keyOf(address))
     return account === undefined ? undefined : toEVMAccount(account)
+  }
+
+  /** Whether an account exists at `address` and the layer holds it at hand (false for one still to load). */
+  holdsAccount(address: EVMAddress): boolean {
+    const account = this.layer.getAccount(keyOf(address))
+    return account !== undefined && account !== UNLOADED
   }
 
   async putAccount(address: EVMAddress, account?: Account): Promise<void> {

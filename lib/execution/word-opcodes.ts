@@ -1,6 +1,6 @@
 /**
  * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD,
- * KECCAK256, SLOAD and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
+ * KECCAK256, ADDRESS, CALLER, ORIGIN, LOG0–LOG4, SLOAD and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
  * opcodes/gas.js), without its conversions: util's `bytesToBigInt` and `bigIntToBytes` spell
  * every word as a hex string (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each
  * word by spreading arrays, and SLOAD converted its slot to bytes and its value back twice over
@@ -22,7 +22,10 @@ interface RunState {
   stack: { pop(): bigint; push(value: bigint): void; peek(count: number): bigint[]; popN(count: number): bigint[] }
   memory: { read(offset: number, size: number, avoidCopy: boolean): Uint8Array; write(offset: number, size: number, value: Uint8Array): void }
   stateManager: EVMStateAdapter
+  opCode: number
+  env: { caller: EVMAddress; origin: EVMAddress }
   interpreter: {
+    log(data: Uint8Array, topicCount: number, topics: Uint8Array[]): void
     getAddress(): EVMAddress
     getCallData(): Uint8Array
     getCallDataSize(): bigint
@@ -35,6 +38,10 @@ const MSTORE = 0x52
 const CALLDATALOAD = 0x35
 const SLOAD = 0x54
 const KECCAK256 = 0x20
+const ADDRESS = 0x30
+const ORIGIN = 0x32
+const CALLER = 0x33
+const LOG0 = 0xa0
 
 const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)
@@ -59,6 +66,27 @@ function scratchWord(): bigint {
 function wordOf(bytes: Uint8Array): bigint {
   scratch.set(bytes)
   return scratchWord()
+}
+
+/** A 20-byte address as a word. */
+function addressWord(address: EVMAddress): bigint {
+  scratch.fill(0, 0, 12)
+  scratch.set(address.bytes, 12)
+  return scratchWord()
+}
+
+/** A word as 32 bytes of its own (a log keeps its topics). */
+function ownWordBytes(value: bigint): Uint8Array {
+  return wordBytes(value).slice()
+}
+
+/** LOG0–LOG4: a log of a stretch of memory under the topics popped after it. */
+function log(runState: RunState): void {
+  const [offset, length] = runState.stack.popN(2)
+  const topicCount = runState.opCode - LOG0
+  const topics = runState.stack.popN(topicCount).map(ownWordBytes)
+  const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), false)
+  runState.interpreter.log(data, topicCount, topics)
 }
 
 /** MLOAD: the word at an offset of memory (memory grows as the library's does). */
@@ -167,6 +195,10 @@ export function installWordOpcodes(opcodes: OpcodeMap): void {
   handle(MSTORE, storeMemoryWord)
   handle(CALLDATALOAD, loadCallDataWord)
   handle(KECCAK256, hashMemory)
+  handle(ADDRESS, (runState) => runState.stack.push(addressWord(runState.interpreter.getAddress())))
+  handle(ORIGIN, (runState) => runState.stack.push(addressWord(runState.env.origin)))
+  handle(CALLER, (runState) => runState.stack.push(addressWord(runState.env.caller)))
+  for (let topics = 0; topics <= 4; topics++) handle(LOG0 + topics, log)
   handle(SLOAD, loadStorageWord)
   opcodes[SLOAD].gasHandler = storageLoadGas as unknown as GasHandler
 }

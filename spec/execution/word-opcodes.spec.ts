@@ -5,7 +5,8 @@
  * kind of offset (inside, straddling the end, at the end, past it, past 2^64), what MLOAD reads
  * of words stored aligned and unaligned (and of fresh memory, which grows it), and what SLOAD
  * reads of big, small and unset words, cold and then warm, with and without an access list, and
- * the KECCAK256 of empty, aligned, unaligned and fresh memory, and a slot read again after a
+ * the KECCAK256 of empty, aligned, unaligned and fresh memory, ADDRESS, ORIGIN and CALLER, logs
+ * with zero to four topics, and a slot read again after a
  * reverted frame warmed it; and
  * its storage is read once as held and once through a source that loads lazily (a fork's).
  */
@@ -27,7 +28,7 @@ import { executionEnvironment, TEST_BLOCK } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
 
 const PROBE = '0x00000000000000000000000000000000000b0b0e' as Address
-const WORD_OPCODES = [0x20, 0x35, 0x51, 0x52, 0x54]
+const WORD_OPCODES = [0x20, 0x30, 0x32, 0x33, 0x35, 0x51, 0x52, 0x54, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4]
 const BIG = 2n ** 255n + 0x1234n
 const HIGH_WORD = (2n ** 256n - 1n) ^ 0xffn
 const PRESET = new Map([
@@ -50,10 +51,17 @@ function push(value: bigint): string {
 function probeCode(): Uint8Array {
   const loads: string[] = []
   for (const offset of [0n, 1n, 31n, 40n, 64n, 65n, 2n ** 64n, 2n ** 255n]) loads.push(push(offset) + '35') // CALLDATALOAD
-  const stores = push(HIGH_WORD) + push(0n) + '52' + push(BIG) + push(50n) + '52' // MSTORE aligned, then unaligned
+  let stores = push(HIGH_WORD) + push(0n) + '52' + push(BIG) + push(50n) + '52' // MSTORE aligned, then unaligned
+  // LOG0 to LOG4, topics small and big, data empty, unaligned and growing memory.
+  for (let count = 0; count <= 4; count++) {
+    const topics = [BIG, 1n, HIGH_WORD, 0n].slice(0, count).reverse().map(push).join('')
+    const [offset, length] = [[0n, 0n], [3n, 40n], [0n, 64n], [500n, 33n], [7n, 1n]][count]
+    stores += topics + push(length) + push(offset) + (0xa0 + count).toString(16)
+  }
   for (const offset of [0n, 16n, 50n, 300n]) loads.push(push(offset) + '51') // MLOAD
   for (const slot of [1n, 1n, 2n, 3n, 4n, 4n]) loads.push(push(slot) + '54') // SLOAD: cold, warm, small, unset, listed
   for (const [offset, length] of [[0n, 0n], [0n, 32n], [3n, 64n], [400n, 40n]]) loads.push(push(length) + push(offset) + '20') // KECCAK256, the last growing memory
+  loads.push('30', '32', '33') // ADDRESS, ORIGIN, CALLER
   // CALL(gas, itself, 0, 0, 1, 0, 0), then SLOAD 5.
   loads.push(push(0n) + push(0n) + push(1n) + push(0n) + push(0n) + push(BigInt(PROBE)) + '5a' + 'f1' + '50' + push(5n) + '54')
   const body = stores + loads.map((load, index) => load + push(0x100n + BigInt(index)) + '55').join('') + '00'
@@ -139,6 +147,7 @@ describe('execution/word-opcodes: MLOAD, MSTORE, CALLDATALOAD and SLOAD match th
       }
       const [devnet, library] = results
       expect(devnet.receipts.map((receipt) => receipt.status)).to.deep.equal([1, 1])
+      expect(devnet.receipts[0].logs.map((entry) => entry.topics.length)).to.deep.equal([0, 1, 2, 3, 4])
       const words = new Map(devnet.words)
       expect(words.get(0x100n + 8n)).to.equal(HIGH_WORD) // MLOAD 0
       expect(words.get(0x100n + 12n)).to.equal(BIG) // SLOAD of a big word

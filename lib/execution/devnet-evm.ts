@@ -46,7 +46,7 @@ export class DevnetEVM extends EVM {
   /** With `paced`, the EVM asks its {@link pacer} at every JUMPS_PER_PACE-th jump, frame or precompile run. */
   constructor(options: ConstructorParameters<typeof EVM>[0], paced = false) {
     super(options)
-    if (this.plainFrames) installWordOpcodes(this._opcodeMap)
+    if (this.plainFrames) installWordOpcodes(this._opcodeMap, this.common)
     if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
   }
 

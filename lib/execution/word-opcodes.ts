@@ -1,14 +1,15 @@
 /**
  * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD,
- * KECCAK256, ADDRESS, CALLER, ORIGIN, LOG0–LOG4, SLOAD and SLOAD's EIP-2929 gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
+ * KECCAK256, ADDRESS, CALLER, ORIGIN, LOG0–LOG4, SLOAD and SSTORE with their gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
  * opcodes/gas.js), without its conversions: util's `bytesToBigInt` and `bigIntToBytes` spell
  * every word as a hex string (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each
- * word by spreading arrays, and SLOAD converted its slot to bytes and its value back twice over
- * (the state adapter reads words as bigints). Installed only under rules without the Amsterdam
- * and binary-tree frame EIPs, whose access lists and witnesses these handlers do not record.
+ * word by spreading arrays, and SLOAD and SSTORE converted slots and values to bytes and back
+ * several times over (the state adapter holds words as bigints). Installed only under rules
+ * from Berlin on (EIP-2200 and EIP-2929) without the Amsterdam and binary-tree frame EIPs,
+ * whose access lists, witnesses and state gas these handlers do not record.
  */
 import type { Common } from '@ethereumjs/common'
-import type { EVM } from '@ethereumjs/evm'
+import { EVMError, type EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
@@ -23,8 +24,10 @@ interface RunState {
   memory: { read(offset: number, size: number, avoidCopy: boolean): Uint8Array; write(offset: number, size: number, value: Uint8Array): void }
   stateManager: EVMStateAdapter
   opCode: number
-  env: { caller: EVMAddress; origin: EVMAddress }
+  gasRefund: bigint
+  env: { caller: EVMAddress; origin: EVMAddress; isStatic: boolean; contract: unknown }
   interpreter: {
+    getGasLeft(): bigint
     log(data: Uint8Array, topicCount: number, topics: Uint8Array[]): void
     getAddress(): EVMAddress
     getCallData(): Uint8Array
@@ -37,6 +40,7 @@ const MLOAD = 0x51
 const MSTORE = 0x52
 const CALLDATALOAD = 0x35
 const SLOAD = 0x54
+const SSTORE = 0x55
 const KECCAK256 = 0x20
 const ADDRESS = 0x30
 const ORIGIN = 0x32
@@ -158,18 +162,14 @@ function journalKey(address: EVMAddress): string {
   return key
 }
 
-/**
- * SLOAD's gas under EIP-2929: cold and warmed on first access in the transaction, warm after —
- * the library's `isWarmedStorage` and `addWarmedStorage` with the keys spelled once.
- */
-function storageLoadGas(runState: RunState, gas: bigint, common: Common): bigint {
-  if (!common.isActivatedEIP(2929)) return gas
-  const address = runState.interpreter.getAddress()
-  const addressKey = journalKey(address)
-  const slotKey = runState.stack.peek(1)[0].toString(16).padStart(64, '0')
-  const journal = runState.interpreter.journal as unknown as WarmJournal
+/** Whether the slot at `slotKey` of the account at `addressKey` is warm in the transaction. */
+function isWarmSlot(journal: WarmJournal, addressKey: string, slotKey: string): boolean {
+  return journal.journal.get(addressKey)?.has(slotKey) === true || journal.alwaysWarmJournal.get(addressKey)?.has(slotKey) === true
+}
+
+/** Warms a slot, as the library's `addWarmedStorage`: undone with the frame that warmed it. */
+function warmSlot(journal: WarmJournal, address: EVMAddress, addressKey: string, slotKey: string): void {
   let slots = journal.journal.get(addressKey)
-  if (slots?.has(slotKey) === true || journal.alwaysWarmJournal.get(addressKey)?.has(slotKey) === true) return gas + common.param('warmstoragereadGas')
   if (slots === undefined) {
     journal.addWarmedAddress(address.bytes)
     slots = journal.journal.get(addressKey)!
@@ -180,14 +180,99 @@ function storageLoadGas(runState: RunState, gas: bigint, common: Common): bigint
   if (frameSlots === undefined) warmedInFrame.set(addressKey, (frameSlots = new Set()))
   frameSlots.add(slotKey)
   journal.accessList?.get(addressKey)!.add(slotKey)
+}
+
+/** A slot as the journal keys it. */
+function slotKeyOf(slot: bigint): string {
+  return slot.toString(16).padStart(64, '0')
+}
+
+/**
+ * SLOAD's gas under EIP-2929: cold and warmed on first access in the transaction, warm after —
+ * the library's `isWarmedStorage` and `addWarmedStorage` with the keys spelled once.
+ */
+function storageLoadGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const address = runState.interpreter.getAddress()
+  const addressKey = journalKey(address)
+  const slotKey = slotKeyOf(runState.stack.peek(1)[0])
+  const journal = runState.interpreter.journal as unknown as WarmJournal
+  if (isWarmSlot(journal, addressKey, slotKey)) return gas + common.param('warmstoragereadGas')
+  warmSlot(journal, address, addressKey, slotKey)
   return gas + common.param('coldsloadGas')
+}
+
+/**
+ * SSTORE's gas and refunds: EIP-2200 net metering with EIP-2929's warm and cold costs (and
+ * EIP-3529's refunds, through the parameters), as the library's `updateSstoreGasEIP2200`,
+ * `adjustSstoreGasEIP2929` and `accessStorageEIP2929` give them; the slot's current and
+ * original words read as bigints.
+ */
+function storageStoreGas(runState: RunState, gas: bigint, common: Common): bigint | Promise<bigint> {
+  if (runState.env.isStatic) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+  const [slot, value] = runState.stack.peek(2)
+  const address = runState.interpreter.getAddress()
+  const current = runState.stateManager.storageWord(address, slot)
+  const original = runState.stateManager.originalStorageWord(address, slot)
+  if (typeof current === 'bigint' && typeof original === 'bigint') return netStoreGas(runState, gas, common, address, slot, value, current, original)
+  return Promise.all([current, original]).then(([now, before]) => netStoreGas(runState, gas, common, address, slot, value, now, before))
+}
+
+function netStoreGas(runState: RunState, gas: bigint, common: Common, address: EVMAddress, slot: bigint, value: bigint, current: bigint, original: bigint): bigint {
+  if (runState.interpreter.getGasLeft() <= common.param('sstoreSentryEIP2200Gas')) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+  const journal = runState.interpreter.journal as unknown as WarmJournal
+  const addressKey = journalKey(address)
+  const slotKey = slotKeyOf(slot)
+  const warm = isWarmSlot(journal, addressKey, slotKey)
+  const warmRead = common.param('warmstoragereadGas')
+  const clearRefund = common.param('sstoreClearRefundEIP2200Gas')
+  let cost: bigint
+  if (current === value) {
+    cost = warm ? warmRead : common.param('sstoreNoopEIP2200Gas')
+  } else if (original === current) {
+    if (original === 0n) {
+      cost = common.param('sstoreInitEIP2200Gas')
+    } else {
+      if (value === 0n) runState.gasRefund += clearRefund
+      cost = common.param('sstoreCleanEIP2200Gas')
+    }
+  } else {
+    if (original !== 0n) {
+      if (current === 0n) {
+        runState.gasRefund -= clearRefund
+        if (runState.gasRefund < 0n) {
+          runState.gasRefund = 0n
+          throw new EVMError(EVMError.errorMessages.REFUND_EXHAUSTED)
+        }
+      } else if (value === 0n) {
+        runState.gasRefund += clearRefund
+      }
+    }
+    if (original === value) {
+      if (original === 0n) runState.gasRefund += warm ? common.param('sstoreInitEIP2200Gas') - warmRead : common.param('sstoreInitRefundEIP2200Gas')
+      else runState.gasRefund += warm ? common.param('sstoreResetGas') - common.param('coldsloadGas') - warmRead : common.param('sstoreCleanRefundEIP2200Gas')
+    }
+    cost = common.param('sstoreDirtyEIP2200Gas')
+  }
+  if (warm) return gas + cost
+  warmSlot(journal, address, addressKey, slotKey)
+  return gas + cost + common.param('coldsloadGas')
+}
+
+/** SSTORE: the word written to the running account's storage; the frame's view of its account is read again, as the library does. */
+async function storeStorageWord(runState: RunState): Promise<void> {
+  const [slot, value] = runState.stack.popN(2)
+  const address = runState.interpreter.getAddress()
+  runState.stateManager.putStorageWord(address, slot, value)
+  const account = await runState.stateManager.getAccount(address)
+  if (account === undefined) throw new Error('could not read account while persisting memory')
+  runState.env.contract = account
 }
 
 type Handler = OpcodeMap[number]['opHandler']
 type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
 
-/** Replaces the word opcodes' handlers in `opcodes` (one EVM's own table). */
-export function installWordOpcodes(opcodes: OpcodeMap): void {
+/** Replaces the word opcodes' handlers in `opcodes` (one EVM's own table, under `common`'s rules); the storage ones from Berlin on. */
+export function installWordOpcodes(opcodes: OpcodeMap, common: Common): void {
   const handle = (opcode: number, handler: (runState: RunState, common: Common) => unknown): void => {
     opcodes[opcode].opHandler = handler as unknown as Handler
   }
@@ -199,6 +284,9 @@ export function installWordOpcodes(opcodes: OpcodeMap): void {
   handle(ORIGIN, (runState) => runState.stack.push(addressWord(runState.env.origin)))
   handle(CALLER, (runState) => runState.stack.push(addressWord(runState.env.caller)))
   for (let topics = 0; topics <= 4; topics++) handle(LOG0 + topics, log)
+  if (!common.isActivatedEIP(2929)) return
   handle(SLOAD, loadStorageWord)
+  handle(SSTORE, storeStorageWord)
   opcodes[SLOAD].gasHandler = storageLoadGas as unknown as GasHandler
+  opcodes[SSTORE].gasHandler = storageStoreGas as unknown as GasHandler
 }

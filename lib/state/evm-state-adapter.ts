@@ -106,6 +106,16 @@ export class EVMStateAdapter implements StateManagerInterface {
     return readStorage(this.layer, keyOf(address), slot)
   }
 
+  /** The word at `slot` before the current transaction, as SSTORE's gas compares against. */
+  originalStorageWord(address: EVMAddress, slot: bigint): bigint | Promise<bigint> {
+    return readStorage(this.layer.parent, keyOf(address), slot)
+  }
+
+  /** Writes the word at `slot`, as SSTORE does. */
+  putStorageWord(address: EVMAddress, slot: bigint, value: bigint): void {
+    this.layer.putStorage(keyOf(address), slot, value)
+  }
+
   async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {
     this.layer.putStorage(keyOf(address), bytesToBigInt(key), bytesToBigInt(value))
   }

@@ -1,20 +1,20 @@
 /**
  * The opcodes that turn 256-bit words into bytes and back — MLOAD, MSTORE, CALLDATALOAD,
- * KECCAK256, ADDRESS, CALLER, ORIGIN, LOG0–LOG4, SLOAD and SSTORE with their gas — as @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js,
- * opcodes/gas.js), without its conversions: util's `bytesToBigInt` and `bigIntToBytes` spell
- * every word as a hex string (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each
- * word by spreading arrays, and SLOAD and SSTORE converted slots and values to bytes and back
- * several times over (the state adapter holds words as bigints). Installed only under rules
- * from Berlin on (EIP-2200 and EIP-2929) without the Amsterdam and binary-tree frame EIPs,
- * whose access lists, witnesses and state gas these handlers do not record.
+ * KECCAK256, ADDRESS, CALLER, ORIGIN, LOG0–LOG4, SLOAD and SSTORE with their gas — as
+ * @ethereumjs/evm 10.1.3 runs them (opcodes/functions.js, opcodes/gas.js), without its
+ * conversions: util's `bytesToBigInt` and `bigIntToBytes` spell every word as a hex string
+ * (~320 and ~750 ns a word; ~80 and ~60 ns here), MSTORE padded each word by spreading arrays,
+ * and SLOAD and SSTORE converted slots and values to bytes and back several times over (the
+ * state adapter holds words as bigints). Installed only without the Amsterdam and binary-tree
+ * frame EIPs, whose access lists, witnesses and state gas these handlers do not record; the
+ * storage ones from Berlin on (EIP-2200 with EIP-2929).
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { toHex } from '../bytes.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
-
-import { keccak_256 } from '@noble/hashes/sha3.js'
 
 type OpcodeMap = EVM['_opcodeMap']
 
@@ -51,7 +51,7 @@ const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)
 
 /** A 256-bit word as 32 big-endian bytes in a scratch buffer (valid until the next call). */
-export function wordBytes(value: bigint): Uint8Array {
+function wordBytes(value: bigint): Uint8Array {
   scratchView.setBigUint64(0, BigInt.asUintN(64, value >> 192n))
   scratchView.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
   scratchView.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
@@ -217,6 +217,7 @@ function storageStoreGas(runState: RunState, gas: bigint, common: Common): bigin
   return Promise.all([current, original]).then(([now, before]) => netStoreGas(runState, gas, common, address, slot, value, now, before))
 }
 
+/** SSTORE's gas once the slot's words are at hand (refunds go to the run state, as the library's). */
 function netStoreGas(runState: RunState, gas: bigint, common: Common, address: EVMAddress, slot: bigint, value: bigint, current: bigint, original: bigint): bigint {
   if (runState.interpreter.getGasLeft() <= common.param('sstoreSentryEIP2200Gas')) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   const journal = runState.interpreter.journal as unknown as WarmJournal

@@ -36,8 +36,7 @@ export class EVMStateAdapter implements StateManagerInterface {
 
   /** The state before the current transaction: what SSTORE gas compares against. */
   readonly originalStorageCache = {
-    get: async (address: EVMAddress, key: Uint8Array): Promise<Uint8Array> =>
-      wordToBytes(await readStorage(this.layer.parent, keyOf(address), bytesToBigInt(key))),
+    get: async (address: EVMAddress, key: Uint8Array): Promise<Uint8Array> => wordToBytes(await this.originalStorageWord(address, bytesToBigInt(key))),
     clear: (): void => {},
   }
 
@@ -98,7 +97,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async getStorage(address: EVMAddress, key: Uint8Array): Promise<Uint8Array> {
-    return wordToBytes(await readStorage(this.layer, keyOf(address), bytesToBigInt(key)))
+    return wordToBytes(await this.storageWord(address, bytesToBigInt(key)))
   }
 
   /** The word at `slot` of `address`'s storage, as SLOAD reads it: no conversions, and at once when the layer holds it. */
@@ -117,7 +116,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {
-    this.layer.putStorage(keyOf(address), bytesToBigInt(key), bytesToBigInt(value))
+    this.putStorageWord(address, bytesToBigInt(key), bytesToBigInt(value))
   }
 
   async clearStorage(address: EVMAddress): Promise<void> {

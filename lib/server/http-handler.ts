@@ -8,10 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { InvalidRequestError, ParseError } from '../errors.ts'
 import type { RequestGuard } from './http-guard.ts'
 import { turn } from './turn-budget.ts'
+import { writeAtTurnEnd } from './turn-end-writes.ts'
 import { answerText, errorResponse, handleJsonRpc, requestKind, type AnswerText, type Endpoint } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+export const MAX_BODY_BYTES = 16 * 1024 * 1024
 
 /** The media types geth serves JSON-RPC for (rpc/http.go acceptedContentTypes), parameters aside. */
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
@@ -25,22 +26,10 @@ const preflightHeaders = {
   'access-control-max-age': '86400',
 }
 
-/** Replies waiting for the end of this turn of the event loop, oldest first. */
-const unsent: Array<() => void> = []
-
-/** Writes the waiting replies, back to back; the queue is emptied first, so a later turn starts a queue of its own whatever happens here. */
-function sendWaitingReplies(): void {
-  for (const send of unsent.splice(0)) send()
-}
-
 /**
  * Sends a whole reply with its length, as Anvil (hyper) and geth (net/http, small bodies) do,
- * rather than Node's default chunked encoding; at the end of this turn of the event loop (its
- * check phase), with the other replies finished in it. A write to a loopback socket whose reader
- * sleeps pays for waking the reader's CPU, and on this project's VMs that wake dominated a
- * server-bound reply (writev ~25 µs, against ~6 µs when the reader is awake): replies written
- * back to back share one wake. A reply waits at most for the rest of its turn, which
- * turn-budget.ts bounds; alone in its turn it goes at once.
+ * rather than Node's default chunked encoding; at the end of this turn of the event loop, with
+ * the other replies finished in it (turn-end-writes.ts).
  */
 function reply(response: ServerResponse, status: number, body: AnswerText, headers: Record<string, string>): void {
   const send = (): void => {
@@ -54,7 +43,7 @@ function reply(response: ServerResponse, status: number, body: AnswerText, heade
     response.end(parts.at(-1))
     response.socket?.uncork()
   }
-  if (unsent.push(send) === 1) setImmediate(sendWaitingReplies)
+  writeAtTurnEnd(send)
 }
 
 /** An error in plain text, as Go's http.Error writes it (geth's refusals). */
@@ -63,7 +52,7 @@ function replyText(response: ServerResponse, status: number, text: string, heade
 }
 
 /** Whether a Content-Type header names one of the accepted media types (`; charset=…` and the like aside). */
-function isJsonContentType(header: string | undefined): boolean {
+export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && ACCEPTED_CONTENT_TYPES.has(header.split(';')[0].trim().toLowerCase())
 }
 
@@ -118,15 +107,22 @@ export async function handleHttpRequest(request: IncomingMessage, response: Serv
     reply(response, 200, JSON.stringify(errorResponse(null, new InvalidRequestError(`request body too large: limit ${MAX_BODY_BYTES} bytes`))), jsonHeaders)
     return
   }
+  reply(response, 200, await answerJsonRpcPost(text, endpoint), jsonHeaders)
+}
+
+/**
+ * The answer to a JSON-RPC POST's body, sent with HTTP 200 whatever it holds: a parse error, or
+ * the responses (none for notifications alone). Handled within this turn of the event loop's
+ * budget, or after the requests already waiting (ticks first).
+ */
+export async function answerJsonRpcPost(text: string, endpoint: Endpoint): Promise<AnswerText> {
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch (error) {
-    reply(response, 200, JSON.stringify(errorResponse(null, new ParseError((error as Error).message))), jsonHeaders)
-    return
+    return JSON.stringify(errorResponse(null, new ParseError((error as Error).message)))
   }
-  // Within this turn of the event loop's budget, or after the requests already waiting (ticks first).
   await turn(requestKind(body))
   const answer = await handleJsonRpc(body, endpoint.dispatch, endpoint.batchTimeoutMs)
-  reply(response, 200, answer === undefined ? '' : answerText(answer), jsonHeaders)
+  return answer === undefined ? '' : answerText(answer)
 }

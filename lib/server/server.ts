@@ -6,16 +6,17 @@
  * Base serves a flashblocks endpoint beside a standard one.
  */
 import { createServer, type ServerResponse, type Server } from 'node:http'
-import { isIP, type AddressInfo } from 'node:net'
+import { isIP, type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import type { Chain } from '../chain.ts'
 import { MethodNotFoundError } from '../errors.ts'
 import type { OptionDefinition } from '../option-definition.ts'
 import { createRequestGuard, type Refusal } from './http-guard.ts'
+import { createFastLane } from './http-fast-lane.ts'
 import { handleHttpRequest } from './http-handler.ts'
 import { httpSafetyOptions } from './http-options.ts'
-import type { Dispatch } from './json-rpc.ts'
+import type { Dispatch, Endpoint } from './json-rpc.ts'
 import { SubscriptionRouter } from './subscription-router.ts'
 import { serveWebSocket } from './websocket-session.ts'
 
@@ -144,10 +145,21 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       SUBSCRIPTION_METHODS.has(request.method) ? Promise.reject(new MethodNotFoundError(request.method)) : dispatch(request)
   const httpDispatchers = { preconfirmed: overHttp(dispatchers.preconfirmed), sealed: overHttp(dispatchers.sealed) }
   const router = new SubscriptionRouter(chain)
-  /** Responses not yet sent; once closing, each goes out with `Connection: close` and the last one ends the wait. */
+  const endpoints = {
+    preconfirmed: { dispatch: httpDispatchers.preconfirmed, batchTimeoutMs: batchTimeout },
+    sealed: { dispatch: httpDispatchers.sealed, batchTimeoutMs: batchTimeout },
+  }
+  const endpointFor = (url: string | undefined): Endpoint => (isSealedPath(url) ? endpoints.sealed : endpoints.preconfirmed)
+  /** node:http's responses not yet sent; once closing, each goes out with `Connection: close`. */
   const inFlight = new Set<ServerResponse>()
+  /** Requests on the fast lane not yet answered. */
+  let fastInFlight = 0
   let closing = false
+  /** Ends the wait of a graceful close, once no request is in flight. */
   let drained: (() => void) | undefined
+  const settled = (): void => {
+    if (inFlight.size === 0 && fastInFlight === 0) drained?.()
+  }
   // An idle connection closes after keepAliveTimeout (Node 20 adds a second), announced as
   // `Keep-Alive: timeout=…`: with Node's 5 s default, a request a pool wrote on an idle socket
   // while the loop was busy met the close (ECONNRESET); geth keeps idle connections 120 s.
@@ -158,15 +170,32 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       if (closing) response.setHeader('connection', 'close')
       response.once('close', () => {
         inFlight.delete(response)
-        if (inFlight.size === 0) drained?.()
+        settled()
       })
-      const dispatch = isSealedPath(request.url) ? httpDispatchers.sealed : httpDispatchers.preconfirmed
-      handleHttpRequest(request, response, { dispatch, batchTimeoutMs: batchTimeout }, guard).catch((error) => {
+      handleHttpRequest(request, response, endpointFor(request.url), guard).catch((error) => {
         if (!response.headersSent) response.writeHead(500)
         response.end(String(error))
       })
     },
   )
+  // Every connection starts on the fast lane (http-fast-lane.ts), which gives it to node:http's own
+  // connection listener at its first request of another kind.
+  const nodeConnectionListeners = http.listeners('connection')
+  if (nodeConnectionListeners.length !== 1) throw new Error(`node:http has ${nodeConnectionListeners.length} connection listeners; expected its own one`)
+  const [serveWithNode] = nodeConnectionListeners as Array<(socket: Socket) => void>
+  const fastLane = createFastLane({
+    guard,
+    endpointFor,
+    handOver: (socket) => serveWithNode.call(http, socket),
+    keepAliveTimeoutMs: keepAliveTimeout,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    onBusy(delta) {
+      fastInFlight += delta
+      settled()
+    },
+  })
+  http.removeListener('connection', serveWithNode)
+  http.on('connection', (socket: Socket) => fastLane.accept(socket))
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   http.on('upgrade', (request, socket, head) => {
     const refusal = closing ? { status: 503, text: 'shutting down' } : guard.refusal(request.headers)
@@ -191,8 +220,9 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       // No new connections; idle kept-alive ones are closed now, busy ones after their reply.
       const closed = new Promise<void>((resolve) => http.close(() => resolve()))
       for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close')
+      fastLane.closeIdle()
       for (const client of sockets.clients) client.close(1001, 'server shutting down')
-      if (inFlight.size > 0 && graceMs > 0) {
+      if (inFlight.size + fastInFlight > 0 && graceMs > 0) {
         let timer: NodeJS.Timeout | undefined
         await new Promise<void>((resolve) => {
           drained = resolve
@@ -203,6 +233,7 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
       for (const client of sockets.clients) client.terminate()
       sockets.close()
       http.closeAllConnections()
+      fastLane.destroyAll()
       await closed
       chain.close()
       router.close()

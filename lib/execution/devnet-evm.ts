@@ -23,6 +23,7 @@ import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMRes
 import { Account, BIGINT_0, createZeroAddress, type Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
+import { interpreterFactory, type InterpreterFactory } from './interpreter-factory.ts'
 import { cachingInterpreter, type InterpreterClass, type InterpreterInstance, type JumpAnalysis } from './interpreter-loop.ts'
 import { installWordOpcodes } from './word-opcodes.ts'
 
@@ -107,14 +108,15 @@ export class DevnetEVM extends EVM {
     return pause === undefined ? super.runPrecompile(code, data, gasLimit) : pause.then(() => super.runPrecompile(code, data, gasLimit))
   }
 
-  /** The caching interpreter class, once the library's first frame has revealed its Interpreter. */
-  private Interpreter: InterpreterClass | undefined
+  /** Builds the caching interpreter of a frame, once the library's first frame has revealed its Interpreter. */
+  private newInterpreter: InterpreterFactory | undefined
 
   protected override async runInterpreter(message: Message, opts: InterpreterOptions = {}): Promise<ExecResult> {
     if (this.pacer !== undefined && this.paceCount.due()) await this.pacer.pace()
-    if (this.Interpreter === undefined) {
+    if (this.newInterpreter === undefined) {
       const result = await super.runInterpreter(message, opts)
-      this.Interpreter = cachingInterpreter((result.runState!.interpreter as unknown as InterpreterInstance).constructor as InterpreterClass)
+      const first = result.runState!.interpreter as unknown as InterpreterInstance
+      this.newInterpreter = interpreterFactory(cachingInterpreter(first.constructor as InterpreterClass), first)
       return result
     }
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
@@ -139,7 +141,7 @@ export class DevnetEVM extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = new this.Interpreter(
+    const interpreter = this.newInterpreter(
       this,
       this.stateManager,
       this.blockchain,

@@ -23,6 +23,7 @@ import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMRes
 import { Account, BIGINT_0, createZeroAddress, type Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
+import { installHaltOpcodes } from './halt-opcodes.ts'
 import { interpreterFactory, type InterpreterFactory } from './interpreter-factory.ts'
 import { cachingInterpreter, type InterpreterClass, type InterpreterInstance, type JumpAnalysis } from './interpreter-loop.ts'
 import { installWordOpcodes } from './word-opcodes.ts'
@@ -47,7 +48,10 @@ export class DevnetEVM extends EVM {
   /** With `paced`, the EVM asks its {@link pacer} at every JUMPS_PER_PACE-th jump, frame or precompile run. */
   constructor(options: ConstructorParameters<typeof EVM>[0], paced = false) {
     super(options)
-    if (this.plainFrames) installWordOpcodes(this._opcodeMap, this.common)
+    if (this.plainFrames) {
+      installWordOpcodes(this._opcodeMap, this.common)
+      installHaltOpcodes(this._opcodeMap)
+    }
     if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
   }
 

@@ -1,5 +1,5 @@
 /**
- * @ethereumjs/evm with six costs removed, each measured on a balanceOf call:
+ * @ethereumjs/evm with eight costs removed, each measured on a balanceOf call:
  * - jump-destination analysis ran on every call (an array the size of the code, a bigint per
  *   PUSH); it is now cached per code array, which the state layer keeps stable per account;
  * - `runInterpreter` spread three ~20-field objects into a `runState` copy nobody reads, and
@@ -12,7 +12,10 @@
  *   and the other word opcodes convert through hex strings (word-opcodes.ts);
  * - the interpreter awaited every opcode (its `runStep` is async): a promise and a microtask
  *   each, now only for opcodes whose gas or handler is asynchronous (interpreter-loop.ts;
- *   eth_call +28%, ERC-20 transfers sealed +25%).
+ *   eth_call +28%, ERC-20 transfers sealed +25%);
+ * - every frame's interpreter allocated an 8 KiB ArrayBuffer of its own for memory; stores are
+ *   now cut from shared arenas (interpreter-factory.ts);
+ * - STOP and RETURN threw to end a frame (halt-opcodes.ts; with the arenas, eth_call +10%).
  * Everything else is the library's own code path. The overrides mirror @ethereumjs/evm 10.1.3
  * (pinned in package.json) `EVM.runInterpreter` and, for non-Amsterdam rules, `EVM._executeCall`.
  * A paced EVM (calls at the RPC edge run on those, never the builder) also asks its pacer whether
@@ -35,7 +38,7 @@ type InterpreterOptions = Parameters<EVM['runInterpreter']>[1]
 /** EIPs whose frame rules (Amsterdam, binary trees) the trimmed `_executeCall` does not implement. */
 const FRAME_RULE_EIPS = [2780, 6800, 7708, 7864, 7928, 8037]
 
-/** The EVM the devnet runs: the library's, minus six per-call costs. */
+/** The EVM the devnet runs: the library's, minus eight per-call costs. */
 export class DevnetEVM extends EVM {
   /** Jump analyses by code array (code arrays are kept stable by the state layer). */
   readonly jumpAnalyses = new WeakMap<Uint8Array, JumpAnalysis>()

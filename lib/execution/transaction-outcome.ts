@@ -46,10 +46,17 @@ export interface BlockPosition {
   readonly logCount: number
 }
 
-/** Credits `amount` to `address`, leaving no empty account behind (EIP-161). */
+/**
+ * Credits `amount` to `address`, leaving no empty account behind (EIP-161): as geth's AddBalance,
+ * a credit of 0 touches an existing empty account, which is then deleted (core/state
+ * stateObject.AddBalance), and creates nothing.
+ */
 export function credit(state: StateLayer, address: Address, amount: bigint): void {
-  if (amount === 0n) return
   const account = heldAccount(state, address)
+  if (amount === 0n) {
+    if (account !== undefined && isEmptyAccount(account)) state.putAccount(address, undefined)
+    return
+  }
   const updated = withAccountFields(account, { balance: (account?.balance ?? 0n) + amount })
   state.putAccount(address, isEmptyAccount(updated) ? undefined : updated)
 }

@@ -5,6 +5,7 @@ import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
 import { isPlainTransfer, runInEVM, runPlainTransfer, runTransaction, UnexecutableTransactionError } from '../../lib/execution/run-transaction.ts'
 import { createChain } from '../../lib/index.ts'
 import type { StateLayer } from '../../lib/state/state-layer.ts'
+import { withAccountFields } from '../../lib/state/account.ts'
 import { heldAccount } from '../../lib/state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
@@ -51,6 +52,31 @@ describe('execution/run-transaction', () => {
     const state = fundedState([alice.address])
     await runTransaction(transaction, state, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, env)
     expect(state.getAccount(empty)).to.equal(undefined)
+  })
+
+  it('a zero-value transfer to an existing empty account, and a zero tip to an empty coinbase, delete them (EIP-161: geth\'s AddBalance of 0 touches), on both paths', async () => {
+    const chain = await createChain()
+    const alice = signer(chain, 0)
+    const env = executionEnvironment()
+    const empty = '0x00000000000000000000000000000000000000aa' as Address
+    const raw = hexToBytes(await alice.sign({ to: empty, value: 0n, maxFeePerGas: TEST_BLOCK.baseFeePerGas, maxPriorityFeePerGas: 0n }))
+    const transaction = decodeTransaction(raw, hashTransaction(raw), env.transactionCommon, 31337n)
+    const withEmpties = (): StateLayer => {
+      const state = fundedState([alice.address])
+      for (const address of [empty, TEST_BLOCK.coinbase]) state.putAccount(address, withAccountFields(undefined, { balance: 0n }))
+      return state
+    }
+    const direct = withEmpties()
+    const viaEVM = withEmpties()
+    expect(heldAccount(direct, empty)).to.not.equal(undefined)
+    expect(isPlainTransfer(transaction, direct, env)).to.equal(true)
+    runPlainTransfer(transaction, direct, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, ETHEREUM_FEE_RULES, undefined)
+    await runInEVM(transaction, viaEVM, TEST_BLOCK, { gasUsed: 0n, logCount: 0 }, env, undefined)
+    for (const state of [direct, viaEVM]) {
+      expect(heldAccount(state, empty)).to.equal(undefined)
+      expect(heldAccount(state, TEST_BLOCK.coinbase)).to.equal(undefined)
+    }
+    expect(observed([direct, viaEVM])[0]).to.deep.equal(observed([direct, viaEVM])[1])
   })
 
   it('precompiles and accounts with code are not plain transfers', async () => {

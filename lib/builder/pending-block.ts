@@ -9,8 +9,7 @@
 import { assembleBlock, commitBody, type BlockParts } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockContext } from '../execution/block-context.ts'
-import { AddressSieve } from '../state/address-sieve.ts'
-import { StateLayer } from '../state/state-layer.ts'
+import { SievedLayer, StateLayer } from '../state/state-layer.ts'
 import type { StateChanges, StateView } from '../state/state-view.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Hash } from '../types.ts'
@@ -89,7 +88,7 @@ export class PendingBlock implements PendingBlockView {
     private readonly undoLog?: UndoLog,
   ) {
     this.blockContext = context
-    this.state = new StateLayer(head, undoLog, new AddressSieve())
+    this.state = new SievedLayer(head, undoLog)
     const block = this
     this.view = Object.freeze({
       get context() {
@@ -220,7 +219,7 @@ export class PendingBlock implements PendingBlockView {
     const before = { state: this.state, segments: [...this.segments], preconfirmations: [...this.preconfirmations], transactions: [...this.transactions] }
     const withdrawn = this.preconfirmations.slice(keep)
     this.removeLast(withdrawn.length)
-    this.state = new StateLayer(this.head, this.undoLog, new AddressSieve())
+    this.state = new SievedLayer(this.head, this.undoLog)
     for (const segment of this.segments) {
       if ('edits' in segment) for (const edit of segment.edits) edit(this.state)
       else this.state.apply(segment.preconfirmation.changes)

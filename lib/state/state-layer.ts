@@ -7,7 +7,7 @@
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
-import type { AddressSieve } from './address-sieve.ts'
+import { AddressSieve } from './address-sieve.ts'
 import type { StateChanges, StateSource, StateView, StorageWrites, Unloaded } from './state-view.ts'
 
 /** One account's storage writes in a layer. */
@@ -39,13 +39,10 @@ export class StateLayer implements StateView, StateChanges {
    * @param parent the view this layer writes over
    * @param undoLog set for layers that outlive a call (the pre-confirmed block): their writes
    *   are undone when a snapshot is reverted
-   * @param sieve set for layers that grow large (the pre-confirmed block): reads of addresses
-   *   the layer never wrote skip its maps
    */
   constructor(
     readonly parent: StateView,
     private readonly undoLog?: UndoLog,
-    private readonly sieve?: AddressSieve,
   ) {}
 
   get source(): StateSource {
@@ -53,15 +50,13 @@ export class StateLayer implements StateView, StateChanges {
   }
 
   getAccount(address: Address): AccountState | undefined | Unloaded {
-    if (this.sieve === undefined || this.sieve.mayHold(address)) {
-      const own = this.accounts.get(address)
-      if (own !== undefined) return own ?? undefined
-    }
+    const own = this.accounts.get(address)
+    if (own !== undefined) return own ?? undefined
     return this.parent.getAccount(address)
   }
 
   getStorage(address: Address, slot: bigint): bigint | Unloaded {
-    const own = this.sieve === undefined || this.sieve.mayHold(address) ? this.storage.get(address) : undefined
+    const own = this.storage.get(address)
     if (own !== undefined) {
       const value = own.get(slot)
       if (value !== undefined) return value
@@ -86,7 +81,7 @@ export class StateLayer implements StateView, StateChanges {
     if (slots === undefined) {
       slots = new Slots(false)
       this.storage.set(address, slots)
-      this.sieve?.add(address)
+      this.wrote(address)
     }
     const previous = slots.get(slot)
     if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'slot', address, slot, previous: previous === undefined ? ABSENT : previous })
@@ -105,7 +100,7 @@ export class StateLayer implements StateView, StateChanges {
       this.undoLog.record(() => (previous === undefined ? this.storage.delete(address) : this.storage.set(address, previous)))
     }
     this.storage.set(address, new Slots(true))
-    this.sieve?.add(address)
+    this.wrote(address)
   }
 
   /** Opens a checkpoint: writes from here on can be undone by {@link revert}. */
@@ -150,6 +145,9 @@ export class StateLayer implements StateView, StateChanges {
     }
   }
 
+  /** Called with every address this layer writes (an account or its storage). */
+  protected wrote(_address: Address): void {}
+
   private setAccountEntry(address: Address, account: AccountState | null): void {
     const previous = this.accounts.get(address)
     if (this.checkpoints.length > 0) this.checkpointLog.push({ kind: 'account', address, previous: previous === undefined ? ABSENT : previous })
@@ -157,6 +155,39 @@ export class StateLayer implements StateView, StateChanges {
       this.undoLog.record(() => (previous === undefined ? this.accounts.delete(address) : this.accounts.set(address, previous)))
     }
     this.accounts.set(address, account)
-    this.sieve?.add(address)
+    this.wrote(address)
+  }
+}
+
+/**
+ * A layer that grows large (the pre-confirmed block's): reads of addresses it never wrote skip
+ * its maps, and its reads are call sites of their own, so the parent they fall through to (the
+ * sealed head) stays the one shape they see.
+ */
+export class SievedLayer extends StateLayer {
+  private readonly sieve = new AddressSieve()
+
+  override getAccount(address: Address): AccountState | undefined | Unloaded {
+    if (this.sieve.mayHold(address)) {
+      const own = this.accounts.get(address)
+      if (own !== undefined) return own ?? undefined
+    }
+    return this.parent.getAccount(address)
+  }
+
+  override getStorage(address: Address, slot: bigint): bigint | Unloaded {
+    if (this.sieve.mayHold(address)) {
+      const own = this.storage.get(address)
+      if (own !== undefined) {
+        const value = own.get(slot)
+        if (value !== undefined) return value
+        if (own.cleared) return 0n
+      }
+    }
+    return this.parent.getStorage(address, slot)
+  }
+
+  protected override wrote(address: Address): void {
+    this.sieve.add(address)
   }
 }

@@ -1,12 +1,12 @@
 /**
  * The address sieve of the pre-confirmed block's layer: an address never written is certainly
- * absent (its reads skip the layer's maps), and a layer with a sieve reads exactly as one
+ * absent (its reads skip the layer's maps), and a sieved layer reads exactly as a plain one
  * without — written, deleted, wiped and reverted keys, and addresses that share a sieve bit.
  */
 import { expect } from 'chai'
 import type { AccountState } from '../../lib/state/account.ts'
 import { AddressSieve } from '../../lib/state/address-sieve.ts'
-import { StateLayer } from '../../lib/state/state-layer.ts'
+import { SievedLayer, StateLayer } from '../../lib/state/state-layer.ts'
 import type { StateView } from '../../lib/state/state-view.ts'
 import type { Address } from '../../lib/types.ts'
 
@@ -49,9 +49,9 @@ describe('AddressSieve', () => {
   })
 })
 
-describe('StateLayer with a sieve', () => {
+describe('SievedLayer', () => {
   it('reads as the parent for addresses it never wrote, and its own writes for the rest', () => {
-    const layer = new StateLayer(parent, undefined, new AddressSieve())
+    const layer = new SievedLayer(parent)
     const written = address('aa')
     const twin = address('aa00ff')
     layer.putAccount(written, account(5n))
@@ -66,7 +66,7 @@ describe('StateLayer with a sieve', () => {
   })
 
   it('sees a deletion, a storage-only write and a wipe', () => {
-    const layer = new StateLayer(parent, undefined, new AddressSieve())
+    const layer = new SievedLayer(parent)
     layer.putAccount(address('01'), undefined)
     layer.putStorage(address('02'), 3n, 4n)
     layer.clearStorage(address('03'))
@@ -76,8 +76,20 @@ describe('StateLayer with a sieve', () => {
     expect(layer.getStorage(address('03'), 3n)).to.equal(0n)
   })
 
+  it('sees the writes of a layer applied to it (a tick into the block)', () => {
+    const tick = new StateLayer(parent)
+    tick.putAccount(address('dd'), account(8n))
+    tick.putStorage(address('ee'), 1n, 6n)
+    tick.clearStorage(address('ff'))
+    const layer = new SievedLayer(parent)
+    layer.apply(tick)
+    expect(layer.getAccount(address('dd'))).to.deep.equal(account(8n))
+    expect(layer.getStorage(address('ee'), 1n)).to.equal(6n)
+    expect(layer.getStorage(address('ff'), 1n)).to.equal(0n)
+  })
+
   it('reads the parent again after a reverted write', () => {
-    const layer = new StateLayer(parent, undefined, new AddressSieve())
+    const layer = new SievedLayer(parent)
     layer.checkpoint()
     layer.putAccount(address('cc'), account(3n))
     layer.putStorage(address('cc'), 1n, 2n)

@@ -6,7 +6,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx'
-import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, toChecksumAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import type { IncludedTransaction } from '../blocks/block.ts'
 import { logsBloom } from '../blocks/bloom.ts'
@@ -20,6 +20,7 @@ import { revertReason } from '../execution/revert-reason.ts'
 import { callErrorMessage } from '../execution/run-call.ts'
 import { TransferTracer } from '../execution/transfer-tracer.ts'
 import { withAccountFields } from '../state/account.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
 import { hashTransaction, toUserTransaction } from '../transactions/decode.ts'
@@ -130,7 +131,7 @@ export async function runSimulatedCall(call: SimulatedCallRequest, run: BlockRun
       gasPrice: price,
       caller: transaction.senderAddress,
       gasLimit: gas - intrinsicGas,
-      to: call.to === undefined ? undefined : createAddressFromString(call.to),
+      to: call.to === undefined ? undefined : evmAddress(call.to),
       value,
       data,
       skipNonceIncrement: true,
@@ -192,7 +193,7 @@ function listedTransaction(call: SimulatedCallRequest & { from: Address; nonce: 
     throw new InvalidParamsError((error as Error).message.replace(/ \(tx type=.*$/, ''))
   }
   const raw = tx.serialize()
-  return { ...toUserTransaction(tx, raw, hashTransaction(raw), createAddressFromString(call.from), 'impersonated'), v: 0n, r: 0n, s: 0n }
+  return { ...toUserTransaction(tx, raw, hashTransaction(raw), evmAddress(call.from), 'impersonated'), v: 0n, r: 0n, s: 0n }
 }
 
 /** A failed call's error, as geth reports it in the call's result. */

@@ -6,10 +6,11 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { hexToBytes } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { DevAccount } from '../accounts/dev-accounts.ts'
 import { InvalidParamsError, ResourceNotFoundError } from '../errors.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import { hashTransaction, toUserTransaction } from '../transactions/decode.ts'
 import { impersonatedTransaction, signTransaction, unsignedTransaction, type TransactionToSign } from '../transactions/sign.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
@@ -126,6 +127,6 @@ export class Wallet {
       throw new InvalidParamsError(`invalid argument 0 (transaction): ${(error as Error).message.replace(/ \(tx type=.*$/, '')}`)
     }
     const raw = tx.serialize()
-    return toUserTransaction(tx, raw, hashTransaction(raw), createAddressFromString(sender), kind)
+    return toUserTransaction(tx, raw, hashTransaction(raw), evmAddress(sender), kind)
   }
 }

@@ -1,6 +1,6 @@
 /** The block a transaction or call executes in, and its form for @ethereumjs/evm. */
 import type { EVMRunCallOpts } from '@ethereumjs/evm'
-import { createAddressFromString } from '@ethereumjs/util'
+import { evmAddress } from '../state/evm-address.ts'
 import type { Address } from '../types.ts'
 
 /** What the EVM sees of the enclosing block (NUMBER, TIMESTAMP, BASEFEE, COINBASE, …). */
@@ -27,7 +27,7 @@ export function toEVMBlock(context: BlockContext): EVMBlock {
     block = {
       header: {
         number: context.number,
-        coinbase: createAddressFromString(context.coinbase),
+        coinbase: evmAddress(context.coinbase),
         timestamp: context.timestamp,
         difficulty: 0n,
         prevRandao: context.prevRandao,

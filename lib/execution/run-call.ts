@@ -3,9 +3,9 @@
  * requested state, with geth's rules for calls (no nonce check, fees only if given, intrinsic
  * gas charged, base fee not enforced).
  */
-import { createAddressFromString } from '@ethereumjs/util'
 import type { EVMError } from '@ethereumjs/evm'
 import { toHex } from '../bytes.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -150,9 +150,9 @@ export async function runCall(
   const result = await evm.runCall({
     block: toEVMBlock(block),
     gasPrice: price,
-    caller: createAddressFromString(from),
+    caller: evmAddress(from),
     gasLimit: gas - intrinsic,
-    to: request.to === undefined ? undefined : createAddressFromString(request.to),
+    to: request.to === undefined ? undefined : evmAddress(request.to),
     value,
     data: request.data,
     skipNonceIncrement: true,

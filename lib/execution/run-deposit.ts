@@ -9,8 +9,9 @@
  * init code over the limit) rolls back to just after the mint, bumps the nonce, and reports
  * the whole gas limit used. The receipt records the nonce the deposit ran at.
  */
-import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -71,7 +72,7 @@ export async function runDeposit(
     gasPrice: 0n,
     caller: deposit.senderAddress,
     gasLimit: deposit.gasLimit - deposit.intrinsicGas,
-    to: deposit.to === undefined ? undefined : createAddressFromString(deposit.to),
+    to: deposit.to === undefined ? undefined : evmAddress(deposit.to),
     value: deposit.value,
     data: deposit.data,
     skipNonceIncrement: true,

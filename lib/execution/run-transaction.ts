@@ -7,8 +7,9 @@
  * accounts without code take a direct path with the same result; deposits run by their own
  * rules (run-deposit.ts).
  */
-import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
@@ -117,7 +118,7 @@ export async function runInEVM(
     gasPrice: price,
     caller: transaction.senderAddress,
     gasLimit: transaction.gasLimit - transaction.intrinsicGas,
-    to: transaction.to === undefined ? undefined : createAddressFromString(transaction.to),
+    to: transaction.to === undefined ? undefined : evmAddress(transaction.to),
     value: transaction.value,
     data: transaction.data,
     skipNonceIncrement: true,

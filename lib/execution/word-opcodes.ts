@@ -13,7 +13,7 @@ import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { toHex } from '../bytes.ts'
+import { journalKey } from '../state/evm-address.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 
 type OpcodeMap = EVM['_opcodeMap']
@@ -148,18 +148,6 @@ interface WarmJournal {
   journalDiff: Array<[number, [Set<string>, Map<string, Set<string>>, Set<string>]]>
   accessList?: Map<string, Set<string>>
   addWarmedAddress(address: Uint8Array): void
-}
-
-/** Addresses as the journal keys them, by address object (a frame's address is one object). */
-const journalKeys = new WeakMap<EVMAddress, string>()
-
-function journalKey(address: EVMAddress): string {
-  let key = journalKeys.get(address)
-  if (key === undefined) {
-    key = toHex(address.bytes).slice(2)
-    journalKeys.set(address, key)
-  }
-  return key
 }
 
 /** Whether the slot at `slotKey` of the account at `addressKey` is warm in the transaction. */

@@ -8,8 +8,7 @@
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { Account, KECCAK256_RLP, bigIntToBytes, bytesToBigInt, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util'
 import type { Address as EVMAddress } from '@ethereumjs/util'
-import { toHex } from '../bytes.ts'
-import type { Address } from '../types.ts'
+import { addressKey } from './evm-address.ts'
 import { EMPTY_CODE, withAccountCode, type AccountState } from './account.ts'
 import type { StateLayer } from './state-layer.ts'
 import { readAccount, readStorage } from './state-source.ts'
@@ -20,10 +19,6 @@ const EMPTY_WORD = new Uint8Array(0)
 /** Storage words as the EVM compares them: zero is empty, anything else its minimal bytes. */
 function wordToBytes(value: bigint): Uint8Array {
   return value === 0n ? EMPTY_WORD : bigIntToBytes(value)
-}
-
-function keyOf(address: EVMAddress): Address {
-  return toHex(address.bytes) as Address
 }
 
 function toEVMAccount(account: AccountState): Account {
@@ -46,18 +41,18 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async getAccount(address: EVMAddress): Promise<Account | undefined> {
-    const account = await readAccount(this.layer, keyOf(address))
+    const account = await readAccount(this.layer, addressKey(address))
     return account === undefined ? undefined : toEVMAccount(account)
   }
 
   /** Whether an account exists at `address` and the layer holds it at hand (false for one still to load). */
   holdsAccount(address: EVMAddress): boolean {
-    const account = this.layer.getAccount(keyOf(address))
+    const account = this.layer.getAccount(addressKey(address))
     return account !== undefined && account !== UNLOADED
   }
 
   async putAccount(address: EVMAddress, account?: Account): Promise<void> {
-    const key = keyOf(address)
+    const key = addressKey(address)
     if (account === undefined) {
       this.layer.putAccount(key, undefined)
       return
@@ -73,7 +68,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async deleteAccount(address: EVMAddress): Promise<void> {
-    this.layer.putAccount(keyOf(address), undefined)
+    this.layer.putAccount(addressKey(address), undefined)
   }
 
   async modifyAccountFields(address: EVMAddress, fields: AccountFields): Promise<void> {
@@ -84,16 +79,16 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async putCode(address: EVMAddress, code: Uint8Array): Promise<void> {
-    const key = keyOf(address)
+    const key = addressKey(address)
     this.layer.putAccount(key, withAccountCode(await readAccount(this.layer, key), code))
   }
 
   async getCode(address: EVMAddress): Promise<Uint8Array> {
-    return (await readAccount(this.layer, keyOf(address)))?.code ?? EMPTY_CODE
+    return (await readAccount(this.layer, addressKey(address)))?.code ?? EMPTY_CODE
   }
 
   async getCodeSize(address: EVMAddress): Promise<number> {
-    return (await readAccount(this.layer, keyOf(address)))?.code.length ?? 0
+    return (await readAccount(this.layer, addressKey(address)))?.code.length ?? 0
   }
 
   async getStorage(address: EVMAddress, key: Uint8Array): Promise<Uint8Array> {
@@ -102,17 +97,17 @@ export class EVMStateAdapter implements StateManagerInterface {
 
   /** The word at `slot` of `address`'s storage, as SLOAD reads it: no conversions, and at once when the layer holds it. */
   storageWord(address: EVMAddress, slot: bigint): bigint | Promise<bigint> {
-    return readStorage(this.layer, keyOf(address), slot)
+    return readStorage(this.layer, addressKey(address), slot)
   }
 
   /** The word at `slot` before the current transaction, as SSTORE's gas compares against. */
   originalStorageWord(address: EVMAddress, slot: bigint): bigint | Promise<bigint> {
-    return readStorage(this.layer.parent, keyOf(address), slot)
+    return readStorage(this.layer.parent, addressKey(address), slot)
   }
 
   /** Writes the word at `slot`, as SSTORE does. */
   putStorageWord(address: EVMAddress, slot: bigint, value: bigint): void {
-    this.layer.putStorage(keyOf(address), slot, value)
+    this.layer.putStorage(addressKey(address), slot, value)
   }
 
   async putStorage(address: EVMAddress, key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -120,7 +115,7 @@ export class EVMStateAdapter implements StateManagerInterface {
   }
 
   async clearStorage(address: EVMAddress): Promise<void> {
-    this.layer.clearStorage(keyOf(address))
+    this.layer.clearStorage(addressKey(address))
   }
 
   async checkpoint(): Promise<void> {

@@ -11,8 +11,9 @@
  * spec/transactions/decode-plain.spec.ts checks both paths give the same transactions.
  */
 import type { Common } from '@ethereumjs/common'
-import { Address as EVMAddress, bigIntToUnpaddedBytes, bytesToBigInt, ecrecover as nobleEcrecover } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToBigInt, ecrecover as nobleEcrecover } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
+import { addressKey, evmAddress } from '../state/evm-address.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ecrecover as nativeEcrecover } from '../crypto/secp256k1.ts'
 import type { Address, Hash, Hex } from '../types.ts'
@@ -171,7 +172,7 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
   } catch {
     return undefined
   }
-  const senderAddress = new EVMAddress(keccak256(publicKey).subarray(12))
+  const senderAddress = evmAddress(toHex(keccak256(publicKey).subarray(12)))
 
   const { zeros, nonZeros } = byteCounts(data)
   let intrinsicGas = rules.txGas + BigInt(zeros) * rules.txDataZeroGas + BigInt(nonZeros) * rules.txDataNonZeroGas
@@ -184,7 +185,7 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
     hash,
     raw,
     type,
-    sender: toHex(senderAddress.bytes) as Address,
+    sender: addressKey(senderAddress),
     senderAddress,
     nonce,
     gasLimit,

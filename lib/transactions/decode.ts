@@ -13,8 +13,9 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address as EVMAddress, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
+import { Address as EVMAddress, bytesToBigInt } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
+import { addressKey, evmAddress } from '../state/evm-address.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hash, Hex } from '../types.ts'
@@ -137,7 +138,7 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
   let senderAddress
   try {
     // The address from the recovered key with our Keccak (ethereumjs would hash it with noble).
-    senderAddress = new EVMAddress(keccak256(tx.getSenderPublicKey()).subarray(12))
+    senderAddress = evmAddress(toHex(keccak256(tx.getSenderPublicKey()).subarray(12)))
   } catch {
     reject(TransactionRejection.invalidSender, 'invalid transaction v, r, s values')
   }
@@ -156,7 +157,7 @@ export function toUserTransaction(tx: TypedTransaction, raw: Uint8Array, hash: H
     hash,
     raw,
     type: tx.type,
-    sender: toHex(senderAddress.bytes) as Address,
+    sender: addressKey(senderAddress),
     senderAddress,
     nonce: tx.nonce,
     gasLimit: tx.gasLimit,
@@ -187,5 +188,5 @@ export function rebuildTransaction(raw: Uint8Array, sender: Address, kind: UserT
   const build = type === 0 ? createLegacyTxFromBytesArray : constructors[type]
   if (build === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
   const tx = build(decodeList(type === 0 ? raw : raw.subarray(1)) as never, { common })
-  return toUserTransaction(tx, raw, hashTransaction(raw), new EVMAddress(hexToBytes(sender)), kind)
+  return toUserTransaction(tx, raw, hashTransaction(raw), evmAddress(sender), kind)
 }

@@ -3,6 +3,7 @@
  * transient storage, and the EIP-2929 warm set — precompiles, sender, recipient, the coinbase
  * (EIP-3651) and the access list.
  */
+import { evmAddress, journalKey } from '../state/evm-address.ts'
 import type { AccessList } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import type { DevnetEVM } from './devnet-evm.ts'
@@ -11,19 +12,20 @@ import type { DevnetEVM } from './devnet-evm.ts'
 type WarmSet = Map<string, Set<string>>
 type WarmJournal = { alwaysWarmJournal: WarmSet }
 
+/**
+ * The slots of an address warm with none: one shared empty set. An access list's slots go into a
+ * set of the address's own, which replaces this one first.
+ */
+const NO_SLOTS: ReadonlySet<string> = new Set()
+
 /** The warm set of an EVM's precompiles, by the precompile table it was built from (a hardfork change replaces the table). */
 const precompileSets = new WeakMap<ReadonlyMap<string, unknown>, WarmSet>()
 
-/**
- * A precompile table's addresses as a warm set, built once per table. Its slot sets are one
- * shared empty set: a run's copy replaces it before adding slots (an access list may name a
- * precompile's slots).
- */
+/** A precompile table's addresses as a warm set, built once per table, each with {@link NO_SLOTS}. */
 function precompileWarmSet(precompiles: ReadonlyMap<string, unknown>): WarmSet {
   let set = precompileSets.get(precompiles)
   if (set === undefined) {
-    const none = new Set<string>()
-    set = new Map([...precompiles.keys()].map((address) => [address.startsWith('0x') ? address.slice(2) : address, none]))
+    set = new Map([...precompiles.keys()].map((address) => [address.startsWith('0x') ? address.slice(2) : address, NO_SLOTS as Set<string>]))
     precompileSets.set(precompiles, set)
   }
   return set
@@ -37,14 +39,15 @@ export function prepareRun(evm: DevnetEVM, sender: Address, to: Address | undefi
   // A copy of the precompiles' set rather than one addAlwaysWarmAddress each (18 under Prague: a twentieth of an eth_call).
   const warm: WarmSet = new Map(precompileWarmSet(evm.precompiles))
   ;(journal as unknown as WarmJournal).alwaysWarmJournal = warm
-  journal.addAlwaysWarmAddress(sender)
-  if (to !== undefined) journal.addAlwaysWarmAddress(to)
-  journal.addAlwaysWarmAddress(coinbase)
+  // As addAlwaysWarmAddress would, less its prefix check and a set each: the journal's keys, kept on the addresses.
+  warm.set(journalKey(evmAddress(sender)), NO_SLOTS as Set<string>)
+  if (to !== undefined) warm.set(journalKey(evmAddress(to)), NO_SLOTS as Set<string>)
+  warm.set(journalKey(evmAddress(coinbase)), NO_SLOTS as Set<string>)
   for (const entry of accessList) {
     // The journal keys addresses and slots by unprefixed hex.
     const address = entry.address.slice(2)
     const slots = warm.get(address)
-    if (slots !== undefined && slots.size === 0) warm.set(address, new Set())
+    if (slots === NO_SLOTS) warm.set(address, new Set())
     journal.addAlwaysWarmAddress(address, true)
     for (const key of entry.storageKeys) journal.addAlwaysWarmSlot(address, key.slice(2), true)
   }

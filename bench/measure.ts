@@ -36,6 +36,32 @@ export async function rate(operation: () => unknown, ms = 600): Promise<number> 
   return (count / elapsed) * 1000
 }
 
+/**
+ * The rates of two operations measured side by side: runs of 1000 calls alternate between them
+ * for at least `ms` in all, after a warm-up of both, so that the two see the same compiled code,
+ * collector and machine load. Two windows measured one after the other compare the JIT's and
+ * the machine's moods as much as the operations: a read measured so came out 10% slower or 10%
+ * faster than its twin depending on the chain it ran on.
+ */
+export async function sideBySide(first: () => unknown, second: () => unknown, ms = 600): Promise<[number, number]> {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  for (let i = 0; i < 2000; i++) {
+    await first()
+    await second()
+  }
+  const operations = [first, second]
+  const elapsed = [0, 0]
+  const counts = [0, 0]
+  for (let turn = 0; elapsed[0] + elapsed[1] < ms; turn ^= 1) {
+    const operation = operations[turn]
+    const start = performance.now()
+    for (let i = 0; i < 1000; i++) await operation()
+    elapsed[turn] += performance.now() - start
+    counts[turn] += 1000
+  }
+  return [(counts[0] / elapsed[0]) * 1000, (counts[1] / elapsed[1]) * 1000]
+}
+
 /** The median of `values`. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

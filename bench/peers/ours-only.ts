@@ -4,7 +4,7 @@
  * holds 200 or 2000 transfers.
  */
 import type { Chain } from 'preconf-devnet'
-import { median, rate } from '../measure.ts'
+import { rate, sideBySide } from '../measure.ts'
 import { syntheticAddress, transfers } from '../signing.ts'
 import { createOurs } from './settings.ts'
 import type { Workload } from './transactions.ts'
@@ -27,8 +27,7 @@ export async function plainReads(chain: Chain, workload: Workload): Promise<Reco
 }
 
 /**
- * For each read, its rate at `pending` over its rate at `latest` (medians of 2 alternating runs)
- * on a chain whose pending block holds `count` pre-confirmed transfers, one from the holder.
+ * For each read, its rate at `pending` over its rate at `latest`, measured side by side, on a chain whose pending block holds `count` pre-confirmed transfers, one from the holder.
  */
 export async function pendingOverLatest(workload: Workload, count: number): Promise<Record<string, number>> {
   const chain = await createOurs()
@@ -42,13 +41,8 @@ export async function pendingOverLatest(workload: Workload, count: number): Prom
   const pendingReads = reads(chain, workload, 'pending')
   const ratios: Record<string, number> = {}
   for (const name of Object.keys(latestReads) as Array<keyof typeof latestReads>) {
-    const latest: number[] = []
-    const pendingRates: number[] = []
-    for (let round = 0; round < 2; round++) {
-      latest.push(await rate(latestReads[name], 300))
-      pendingRates.push(await rate(pendingReads[name], 300))
-    }
-    ratios[name] = median(pendingRates) / median(latest)
+    const [latest, pending] = await sideBySide(latestReads[name], pendingReads[name])
+    ratios[name] = pending / latest
   }
   return ratios
 }

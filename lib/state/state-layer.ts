@@ -162,7 +162,8 @@ export class StateLayer implements StateView, StateChanges {
 /**
  * A layer that grows large (the pre-confirmed block's): reads of addresses it never wrote skip
  * its maps, and its reads are call sites of their own, so the parent they fall through to (the
- * sealed head) stays the one shape they see.
+ * sealed head) stays the one shape they see. They repeat the base's lookups rather than call
+ * them through `super`: measured side by side, that call cost a `pending` getCode ~5%.
  */
 export class SievedLayer extends StateLayer {
   private readonly sieve = new AddressSieve()

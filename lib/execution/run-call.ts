@@ -5,9 +5,9 @@
  */
 import type { EVMError } from '@ethereumjs/evm'
 import { toHex } from '../bytes.ts'
-import { evmAddress } from '../state/evm-address.ts'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'

@@ -11,9 +11,9 @@
  */
 import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
-import { evmAddress } from '../state/evm-address.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { heldAccount } from '../state/state-source.ts'
 import type { DepositTransaction } from '../transactions/transaction.ts'

@@ -9,9 +9,9 @@
  */
 import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
-import { evmAddress } from '../state/evm-address.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
+import { evmAddress } from '../state/evm-address.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { ensureAccounts, heldAccount } from '../state/state-source.ts'
 import { effectiveTip, type Transaction, type UserTransaction } from '../transactions/transaction.ts'

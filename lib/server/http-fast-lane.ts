@@ -13,7 +13,7 @@
 import type { Socket } from 'node:net'
 import type { RequestGuard } from './http-guard.ts'
 import { answerJsonRpcPost, isJsonContentType } from './http-handler.ts'
-import type { AnswerText, Endpoint } from './json-rpc.ts'
+import { answerBytes, type AnswerText, type Endpoint } from './json-rpc.ts'
 import { parsePlainPost, type PlainPost } from './plain-post.ts'
 import { replyHead } from './reply-head.ts'
 import { writeAtTurnEnd } from './turn-end-writes.ts'
@@ -215,15 +215,11 @@ class FastConnection {
       const { status, headers, body } = reply.answer!
       // Once the server is closing, every reply closes its connection (node:http's rule too).
       const close = reply.close || this.lane.closing
+      const parts = answerBytes(body)
       let length = 0
-      if (typeof body === 'string') length = Buffer.byteLength(body)
-      else for (const part of body) length += typeof part === 'string' ? Buffer.byteLength(part) : part.length
-      const head = replyHead(status, headers, length, close ? undefined : this.lane.settings.keepAliveTimeoutMs)
-      if (typeof body === 'string') socket.write(head + body)
-      else {
-        socket.write(head)
-        for (const part of body) socket.write(part)
-      }
+      for (const part of parts) length += part.length
+      socket.write(replyHead(status, headers, length, close ? undefined : this.lane.settings.keepAliveTimeoutMs))
+      for (const part of parts) socket.write(part)
       this.lane.settings.onBusy(-1)
       if (close) {
         // As node:http: the rest of the connection is dropped once this reply is written (the replies still due are settled on close).

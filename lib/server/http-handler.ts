@@ -9,7 +9,7 @@ import { InvalidRequestError, ParseError } from '../errors.ts'
 import type { RequestGuard } from './http-guard.ts'
 import { turn } from './turn-budget.ts'
 import { writeAtTurnEnd } from './turn-end-writes.ts'
-import { answerText, errorResponse, handleJsonRpc, requestKind, type AnswerText, type Endpoint } from './json-rpc.ts'
+import { answerBytes, answerText, errorResponse, handleJsonRpc, requestKind, type AnswerText, type Endpoint } from './json-rpc.ts'
 
 /** The largest request body served: 16 MiB (geth serves 5 MB). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -33,8 +33,7 @@ const preflightHeaders = {
  */
 function reply(response: ServerResponse, status: number, body: AnswerText, headers: Record<string, string>): void {
   const send = (): void => {
-    // Encoded once: measuring the text and then writing it would go over it twice.
-    const parts = typeof body === 'string' ? [Buffer.from(body)] : body.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))
+    const parts = answerBytes(body)
     let length = 0
     for (const part of parts) length += part.length
     response.writeHead(status, { ...headers, 'content-length': length })

@@ -52,6 +52,11 @@ export function answerText(answer: JsonRpcResponse | readonly JsonRpcResponse[])
   return [`{"jsonrpc":"2.0","id":${JSON.stringify((answer as JsonRpcResponse).id)},"result":`, json, '}']
 }
 
+/** A reply's text as bytes, each part encoded once (measuring the text and then writing it would go over it twice). */
+export function answerBytes(body: AnswerText): Buffer[] {
+  return typeof body === 'string' ? [Buffer.from(body)] : body.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))
+}
+
 /** An error response with `id`. */
 export function errorResponse(id: JsonRpcId, error: unknown): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: toRPCError(error).toJSON() }

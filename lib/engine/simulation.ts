@@ -14,6 +14,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
 import { toEVMBlock, type BlockContext } from '../execution/block-context.ts'
+import { createListingCommon } from '../execution/common.ts'
 import { CallLane } from '../execution/call-lane.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { DEFAULT_CALL_GAS } from '../execution/run-call.ts'
@@ -151,12 +152,12 @@ export class Simulation {
     })
   }
 
-  /** A Common that builds the listed transactions whatever their gas (Osaka's EIP-7825 cap does not apply to simulation). */
+  /**
+   * A Common that builds the listed transactions whatever their gas (Osaka's EIP-7825 cap does
+   * not apply to simulation). Made once: the chain's transaction Common is shared, never changed.
+   */
   private listingCommon(): Common {
-    if (this.common === undefined) {
-      this.common = this.parts.environment.transactionCommon.copy()
-      if (this.common.isActivatedEIP(7825)) this.common.setHardfork('prague')
-    }
+    this.common ??= createListingCommon(this.parts.environment.transactionCommon)
     return this.common
   }
 }

@@ -49,3 +49,15 @@ export function createTransactionCommon(chainId: number, hardfork: Hardfork): Co
   common.updateParams = () => common
   return common
 }
+
+/**
+ * The Common `eth_simulateV1` builds its calls' transactions with: the chain's transaction
+ * Common, or under Osaka a Prague one, since simulation does not apply EIP-7825's cap on a
+ * transaction's gas. It answers the chain id the chain's Common answers, whenever asked.
+ */
+export function createListingCommon(transactionCommon: Common): Common {
+  if (!transactionCommon.isActivatedEIP(7825)) return transactionCommon
+  const listing = createTransactionCommon(Number(transactionCommon.chainId()), 'prague')
+  listing.chainId = () => transactionCommon.chainId()
+  return listing
+}

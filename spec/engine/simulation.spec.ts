@@ -253,6 +253,19 @@ describe('eth_simulateV1', () => {
   })
 })
 
+describe('eth_simulateV1 on an Osaka chain', () => {
+  it("lists a call over EIP-7825's 2^24 gas cap, and leaves the chain's own transaction rules as they were", async () => {
+    const osaka = await createChain({ hardfork: 'osaka' })
+    const [from] = (await osaka.request({ method: 'eth_accounts' })) as Address[]
+    const [block] = (await osaka.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [{ from, to: carol, gas: '0x1c9c380' }] }] }, 'latest'] })) as SimBlock[]
+    expect([block.calls[0].status, block.gasUsed]).to.deep.equal(['0x1', '0x5208'])
+    // The chain still signs and admits transactions under Osaka: at the cap, and not above it.
+    const sent = await osaka.request({ method: 'eth_sendTransaction', params: [{ from, to: carol, gas: '0x1000000' }] })
+    expect(sent).to.match(/^0x[0-9a-f]{64}$/)
+    expect((await rejection(osaka.request({ method: 'eth_sendTransaction', params: [{ from, to: carol, gas: '0x1000001' }] }))).message).to.match(/16777216/)
+  })
+})
+
 describe('eth_simulateV1 through viem 2.57.1 (custom transport, in-process)', () => {
   it('simulateBlocks decodes results and reverts; simulateCalls applies stateOverrides and traces transfers', async () => {
     const { chain, publicClient, alice } = await viemSetup()

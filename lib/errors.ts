@@ -162,6 +162,7 @@ export const TransactionRejection = {
   intrinsicGasTooLow: 'intrinsic gas too low',
   floorDataGas: 'insufficient gas for floor data gas cost',
   gasLimitExceeded: 'exceeds block gas limit',
+  gasLimitTooHigh: 'transaction gas limit too high',
   invalidSender: 'invalid sender',
   tipAboveFeeCap: 'max priority fee per gas higher than max fee per gas',
   typeNotSupported: 'transaction type not supported',
@@ -170,13 +171,16 @@ export const TransactionRejection = {
   invalidTransaction: 'invalid transaction',
 } as const
 
-/** -32000: the pool refused a transaction, with geth's text (viem and ethers match on it). */
+/**
+ * -32000: the pool refused a transaction, with geth's text (viem and ethers match on it). geth
+ * puts most details after a colon, a few in parentheses: a detail that opens one follows a space.
+ */
 export class TransactionRejectedError extends RPCError {
   override name = 'TransactionRejectedError'
   /** The geth reason without the detail, e.g. `nonce too low`. */
   readonly reason: string
   constructor(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string) {
-    super(RPCErrorCode.server, detail === undefined ? reason : `${reason}: ${detail}`)
+    super(RPCErrorCode.server, detail === undefined ? reason : `${reason}${detail.startsWith('(') ? ' ' : ': '}${detail}`)
     this.reason = reason
   }
 }

@@ -11,7 +11,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { DevAccount } from '../accounts/dev-accounts.ts'
 import { InvalidParamsError, ResourceNotFoundError } from '../errors.ts'
 import { evmAddress } from '../state/evm-address.ts'
-import { hashTransaction, toUserTransaction } from '../transactions/decode.ts'
+import { checkGasCap, hashTransaction, toUserTransaction } from '../transactions/decode.ts'
 import { impersonatedTransaction, signTransaction, unsignedTransaction, type TransactionToSign } from '../transactions/sign.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
@@ -64,6 +64,7 @@ export class Wallet {
     this.checkSender(sender)
     const account = this.keys.get(sender)
     if (account === undefined) return this.impersonatedFrom(sender, fields)
+    checkGasCap(fields.gas, this.common)
     return this.complete(() => signTransaction(fields, account.privateKey, this.common), sender, 'signed')
   }
 
@@ -73,8 +74,12 @@ export class Wallet {
     return this.complete(() => signTransaction(fields, privateKey, this.common), sender, 'signed')
   }
 
-  /** `fields` from `sender` with no key and no impersonation needed (`eth_sendUnsignedTransaction`, as Anvil). */
+  /**
+   * `fields` from `sender` with no key and no impersonation needed (`eth_sendUnsignedTransaction`,
+   * as Anvil). Like {@link sign}, it submits: over Osaka's gas cap is geth's pool error.
+   */
   impersonatedFrom(sender: Address, fields: TransactionToSign): UserTransaction {
+    checkGasCap(fields.gas, this.common)
     return this.complete(() => impersonatedTransaction(fields, sender, this.common), sender, 'impersonated')
   }
 

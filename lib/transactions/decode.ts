@@ -57,11 +57,11 @@ function decodeList(payload: Uint8Array): Values {
 }
 
 /** Where each field sits in a signed transaction's RLP list, by type. */
-const layouts: Record<number, { tip?: number; feeCap?: number; data: number; v: number; r: number; s: number }> = {
-  0: { data: 5, v: 6, r: 7, s: 8 },
-  1: { data: 6, v: 8, r: 9, s: 10 },
-  2: { tip: 2, feeCap: 3, data: 7, v: 9, r: 10, s: 11 },
-  4: { tip: 2, feeCap: 3, data: 7, v: 10, r: 11, s: 12 },
+const layouts: Record<number, { tip?: number; feeCap?: number; gas: number; data: number; v: number; r: number; s: number }> = {
+  0: { gas: 2, data: 5, v: 6, r: 7, s: 8 },
+  1: { gas: 3, data: 6, v: 8, r: 9, s: 10 },
+  2: { tip: 2, feeCap: 3, gas: 4, data: 7, v: 9, r: 10, s: 11 },
+  4: { tip: 2, feeCap: 3, gas: 4, data: 7, v: 10, r: 11, s: 12 },
 }
 
 const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
@@ -89,6 +89,16 @@ function hasValidSignatureValues(type: number, values: Values): boolean {
   return parityOk && r > 0n && r < SECP256K1_ORDER && s > 0n && s <= SECP256K1_ORDER / 2n
 }
 
+/**
+ * geth's pool check of EIP-7825 (Osaka): -32000 `transaction gas limit too high (cap: 16777216,
+ * tx: …)` for a transaction whose gas exceeds the cap (core/txpool/validation.go).
+ */
+export function checkGasCap(gasLimit: bigint, common: Common): void {
+  if (!common.isActivatedEIP(7825)) return
+  const cap = common.param('maxTransactionGasLimit')
+  if (gasLimit > cap) reject(TransactionRejection.gasLimitTooHigh, `(cap: ${cap}, tx: ${gasLimit})`)
+}
+
 /** The transaction hash of a signed transaction: keccak256 of its envelope. */
 export function hashTransaction(raw: Uint8Array): Hash {
   return toHex(keccak256(raw)) as Hash
@@ -112,6 +122,8 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
   const values = decodeList(type === 0 ? raw : raw.subarray(1))
 
   // geth checks these before recovering the sender; ethereumjs would throw its own texts.
+  const gasLimit = field(values, layouts[type].gas)
+  if (gasLimit !== undefined) checkGasCap(gasLimit, common)
   const tip = field(values, layouts[type].tip)
   const feeCap = field(values, layouts[type].feeCap)
   if (tip !== undefined && feeCap !== undefined && tip > feeCap) reject(TransactionRejection.tipAboveFeeCap)

@@ -23,6 +23,7 @@ import { CallLane } from '../execution/call-lane.ts'
 import { historyFreezer } from '../execution/call-state.ts'
 import { createDevnetEVM } from '../execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import { LiveChainId } from '../execution/live-chain-id.ts'
 import { Faults } from '../faults/faults.ts'
 import type { ResolvedChainOptions } from '../options.ts'
 import { Snapshots } from '../snapshots/snapshots.ts'
@@ -71,6 +72,8 @@ export interface ChainView {
 export interface Engine extends ChainView {
   /** The options in effect, defaults applied. */
   readonly options: ResolvedChainOptions
+  /** The chain id in effect: the options' until `anvil_setChainId` changes it. */
+  readonly chainId: bigint
   /** The funded dev accounts (their keys sign `eth_sendTransaction`). */
   readonly accounts: readonly DevAccount[]
   /** The chain's clock: advancing it fires every tick and seal that falls due. */
@@ -135,15 +138,18 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const commitment = setup.commitment(undoLog)
   const rules: ChainRules = options.opStack === undefined ? ETHEREUM_RULES : opStackRules(options.opStack, undoLog)
   const evmState = new EVMStateAdapter()
+  const chainId = new LiveChainId(BigInt(options.chainId))
   const environment: ExecutionEnvironment = {
-    evm: createDevnetEVM(createExecutionCommon(options.chainId, options.hardfork), evmState, (number) => {
+    evm: createDevnetEVM(chainId.bind(createExecutionCommon(options.chainId, options.hardfork)), evmState, (number) => {
       const block = store.byNumber(number)
       if (block !== undefined) return hexToBytes(block.hash)
       return setup.upstream?.blockHash(BigInt(number))
     }, rules.precompiles),
     state: evmState,
-    transactionCommon: createTransactionCommon(options.chainId, options.hardfork),
-    chainId: BigInt(options.chainId),
+    transactionCommon: chainId.bind(createTransactionCommon(options.chainId, options.hardfork)),
+    get chainId() {
+      return chainId.value
+    },
     fees: rules.fees,
   }
   const restored = setup.state
@@ -196,7 +202,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   }
   const wallet = new Wallet(accounts, environment.transactionCommon)
 
-  const controls = new TestControls({ history, pool, settings, clock, blocks: store, builder, commitment, schedule, mining, wallet, serialize })
+  const controls = new TestControls({ history, pool, settings, clock, blocks: store, builder, commitment, schedule, mining, wallet, chainId, serialize })
   snapshots.register(() => {
     const time = clock.now()
     return () => clock.restore(time)
@@ -213,6 +219,9 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
 
   return {
     options,
+    get chainId() {
+      return chainId.value
+    },
     accounts,
     clock,
     blocks,
@@ -231,7 +240,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     upstream: setup.upstream,
     rules,
     faults,
-    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, options.chainId, clock.now(), schedule.capture())),
+    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, Number(chainId.value), clock.now(), schedule.capture())),
     close() {
       clock.stop()
       setup.upstream?.close()

@@ -2,13 +2,14 @@
  * The test controls of Anvil and Hardhat: state edits on `latest` and `pending` at once,
  * impersonation, block-time controls (`evm_increaseTime`, `evm_setNextBlockTimestamp`, a fixed
  * timestamp interval, `evm_setTime`), the settings of the blocks to come (coinbase, gas limit,
- * base fee, prevRandao) and mempool removals. None of them seals a block.
+ * base fee, prevRandao), the chain id, and mempool removals. None of them seals a block.
  */
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
 import type { BlockSchedule } from '../clock/block-schedule.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidInputError } from '../errors.ts'
+import type { LiveChainId } from '../execution/live-chain-id.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { BlockSettings } from '../builder/block-settings.ts'
 import type { Clock } from '../clock/clock.ts'
@@ -32,6 +33,7 @@ export interface ControlParts {
   readonly schedule: BlockSchedule
   readonly mining: Mining
   readonly wallet: Wallet
+  readonly chainId: LiveChainId
   readonly serialize: Serializer
 }
 
@@ -166,6 +168,15 @@ export class TestControls {
   /** The next block has prevRandao `value` (`hardhat_setPrevRandao`). */
   setNextBlockPrevRandao(value: Uint8Array): Promise<void> {
     return this.settle(() => this.parts.settings.setPrevRandao(value, this.nextBlockNumber()))
+  }
+
+  /**
+   * Makes `chainId` the chain's id (`anvil_setChainId`): CHAINID, `eth_chainId`, the dev
+   * accounts' signatures and the chain id new transactions must be signed for. Transactions
+   * already taken stay. As in Anvil, reverting a snapshot keeps the new id.
+   */
+  setChainId(chainId: bigint): Promise<void> {
+    return this.parts.serialize(async () => this.parts.chainId.set(chainId))
   }
 
   /** Takes a transaction out of the mempool (`anvil_dropTransaction`); false if it is not there. */

@@ -12,7 +12,7 @@ export interface ExecutionEnvironment {
   readonly state: EVMStateAdapter
   /** The Common transactions are decoded with (holds the transaction gas parameters). */
   readonly transactionCommon: Common
-  /** The chain id, for EIP-7702 authorizations. */
+  /** The chain id in effect (`anvil_setChainId` may change it), for admission and EIP-7702 authorizations. */
   readonly chainId: bigint
   /** Where fees go and what a transaction owes besides its gas (an OP-stack chain's L1 fees). */
   readonly fees: FeeRules

@@ -14,7 +14,7 @@ import { logsBloom } from '../blocks/bloom.ts'
 import { hashHeader, type BlockHeader } from '../blocks/header.ts'
 import type { L1FeeReceiptFields, Log, TransactionReceipt } from '../blocks/receipt.ts'
 import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
-import { decodeTransaction, hashTransaction, rebuildTransaction } from '../transactions/decode.ts'
+import { decodeTransaction, hashTransaction, rebuildTransaction, signedChainIdOf } from '../transactions/decode.ts'
 import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
 import { effectiveTip, type Transaction } from '../transactions/transaction.ts'
 import { DEPOSIT_RECEIPT_VERSION } from '../execution/run-deposit.ts'
@@ -81,7 +81,7 @@ function l1FieldsFromRecord(record: unknown, path: string): L1FeeReceiptFields {
  * The block a dump's `record` describes, checked against its commitments; `trustHash` for a
  * first block that is a fork's (its hash is the upstream's to vouch for).
  */
-export function blockFromRecord(record: unknown, path: string, common: Common, chainId: number, trustHash: boolean): SealedBlock {
+export function blockFromRecord(record: unknown, path: string, commonFor: (chainId: bigint) => Common, chainId: number, trustHash: boolean): SealedBlock {
   const fields = objectAt(record, path)
   const at = (name: string) => `${path}.${name}`
   const header: BlockHeader = {
@@ -105,7 +105,7 @@ export function blockFromRecord(record: unknown, path: string, common: Common, c
     requestsHash: fields.requestsHash === undefined ? undefined : wordAt(fields.requestsHash, at('requestsHash')),
   }
   const hash = hashAt(fields.hash, at('hash'))
-  const context = { common, chainId: BigInt(chainId), baseFee: header.baseFeePerGas, gasBefore: 0n, logsBefore: 0 }
+  const context = { commonFor, chainId: BigInt(chainId), baseFee: header.baseFeePerGas, gasBefore: 0n, logsBefore: 0 }
   const included = listAt(fields.transactions, at('transactions')).map((entry, index) => {
     const transaction = includedFromRecord(entry, `${path}.transactions[${index}]`, index, context)
     context.gasBefore = transaction.receipt.cumulativeGasUsed
@@ -132,10 +132,13 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
       const deposit = decodeDeposit(raw)
       transaction = depositTransaction(deposit, raw)
     } else {
+      // Taken when sent: each decodes for the chain id it was signed for (anvil_setChainId may have changed the chain's since).
+      const signedFor = signedChainIdOf(raw) ?? context.chainId
+      const common = context.commonFor(signedFor)
       transaction =
         fields.impersonated === undefined
-          ? decodeTransaction(raw, hashTransaction(raw), context.common, context.chainId)
-          : rebuildTransaction(raw, addressAt(fields.impersonated, at('impersonated')), 'impersonated', context.common)
+          ? decodeTransaction(raw, hashTransaction(raw), common, signedFor)
+          : rebuildTransaction(raw, addressAt(fields.impersonated, at('impersonated')), 'impersonated', common)
     }
   } catch (error) {
     throw new StateDumpError(`${at('raw')} does not decode: ${(error as Error).message}`)
@@ -172,7 +175,9 @@ function includedFromRecord(record: unknown, path: string, index: number, contex
 
 /** What reading a block's transactions needs and carries from one to the next. */
 interface RecordContext {
-  readonly common: Common
+  /** The Common that decodes transactions signed for a chain id. */
+  readonly commonFor: (chainId: bigint) => Common
+  /** The dump's chain id. */
   readonly chainId: bigint
   readonly baseFee: bigint
   gasBefore: bigint

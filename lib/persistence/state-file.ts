@@ -90,10 +90,16 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
   const chainId = integerAt(file.chainId, 'chainId')
   const clock = objectAt(file.clock, 'clock')
   const schedule = objectAt(clock.schedule, 'clock.schedule')
-  const transactionCommon = common(chainId)
+  // One Common per chain id the dump's transactions were signed for (the dump's own, and any an anvil_setChainId left behind).
+  const commons = new Map<bigint, Common>()
+  const commonFor = (signedFor: bigint): Common => {
+    let found = commons.get(signedFor)
+    if (found === undefined) commons.set(signedFor, (found = common(Number(signedFor))))
+    return found
+  }
   const fork = file.fork === undefined || file.fork === null ? undefined : objectAt(file.fork, 'fork')
   const forkHash = fork === undefined ? undefined : hashAt(fork.blockHash, 'fork.blockHash')
-  const blocks = listAt(file.blocks, 'blocks').map((record, i) => blockFromRecord(record, `blocks[${i}]`, transactionCommon, chainId, i === 0 && fork !== undefined))
+  const blocks = listAt(file.blocks, 'blocks').map((record, i) => blockFromRecord(record, `blocks[${i}]`, commonFor, chainId, i === 0 && fork !== undefined))
   if (blocks.length === 0) throw new StateDumpError('blocks is empty')
   if (fork === undefined && blocks[0].header.number !== 0n) throw new StateDumpError('blocks[0] is not genesis, and the dump is not of a fork')
   if (forkHash !== undefined && blocks[0].hash !== forkHash) throw new StateDumpError(`blocks[0] is not the fork block ${forkHash}`)

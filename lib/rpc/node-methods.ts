@@ -1,6 +1,6 @@
 /**
  * What a client asks of the node itself: identity (`web3_clientVersion`, `hardhat_metadata`,
- * `anvil_nodeInfo`), network status, and fee suggestions.
+ * `anvil_nodeInfo`, the chain id and `anvil_setChainId`), network status, and fee suggestions.
  */
 import { hexToBytes } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
@@ -56,7 +56,7 @@ function metadata(engine: Engine): Record<string, unknown> {
   const head = engine.blocks.head
   return {
     clientVersion: CLIENT_VERSION,
-    chainId: engine.options.chainId,
+    chainId: Number(engine.chainId),
     instanceId: instanceId(engine),
     latestBlockNumber: Number(head.header.number),
     latestBlockHash: head.hash,
@@ -69,10 +69,15 @@ function metadata(engine: Engine): Record<string, unknown> {
 export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   web3_clientVersion: method([], () => CLIENT_VERSION),
   web3_sha3: method([required('0 (data)', parseData)], (_, data) => toData(keccak256(data))),
-  net_version: method([], ({ engine }) => String(engine.options.chainId)),
+  net_version: method([], ({ engine }) => String(engine.chainId)),
   net_listening: method([], () => true),
   net_peerCount: method([], () => '0x0'),
-  eth_chainId: method([], ({ engine }) => toQuantity(engine.options.chainId)),
+  eth_chainId: method([], ({ engine }) => toQuantity(engine.chainId)),
+  // Anvil takes a JSON number (u64); a hex quantity is taken too. Answers null, as Anvil does.
+  anvil_setChainId: method([required('0 (chain id)', parseSmallQuantity)], async ({ engine }, chainId) => {
+    await engine.controls.setChainId(BigInt(chainId))
+    return null
+  }),
   eth_protocolVersion: method([], () => '0x41'),
   eth_syncing: method([], () => false),
   eth_mining: method([], ({ engine }) => engine.mining.mode !== 'auto'),
@@ -92,7 +97,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
       transactionOrder: 'fees',
       environment: {
         baseFee: toQuantity(context.baseFeePerGas),
-        chainId: engine.options.chainId,
+        chainId: Number(engine.chainId),
         gasLimit: toQuantity(context.gasLimit),
         gasPrice: toQuantity(context.baseFeePerGas + SUGGESTED_PRIORITY_FEE),
       },

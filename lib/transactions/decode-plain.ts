@@ -31,9 +31,8 @@ const MAX_NONCE = (1n << 64n) - 1n
 /** EIPs whose gas or limits this path does not model: a chain with any of them active always takes the library's path. */
 const UNMODELLED_EIPS = [2780, 7976, 7981, 8037, 8038]
 
-/** What the path reads of a chain's Common, once. */
+/** What the path reads of a chain's Common, once (not its chain id, which `anvil_setChainId` may change). */
 interface ChainRules {
-  readonly chainId: bigint
   readonly txGas: bigint
   readonly txCreationGas: bigint
   readonly txDataZeroGas: bigint
@@ -56,7 +55,6 @@ function rulesOf(common: Common): ChainRules | undefined {
     const modelled = common.isActivatedEIP(1559) && common.isActivatedEIP(2930) && !UNMODELLED_EIPS.some((eip) => common.isActivatedEIP(eip))
     rules = modelled
       ? {
-          chainId: common.chainId(),
           txGas: common.param('txGas'),
           txCreationGas: common.param('txCreationGas'),
           txDataZeroGas: common.param('txDataZeroGas'),
@@ -157,10 +155,11 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
   const creates = toItem.content.length === 0
   if (creates && rules.initCode !== undefined && data.length > rules.initCode.maxSize) return undefined
 
+  const chainId = common.chainId()
   if (layout.chainId === undefined) {
     // Legacy: only EIP-155 signatures for this chain (the library judges the rest).
-    if (v !== rules.chainId * 2n + 35n && v !== rules.chainId * 2n + 36n) return undefined
-  } else if (quantity(items[layout.chainId]) !== rules.chainId || v > 1n) {
+    if (v !== chainId * 2n + 35n && v !== chainId * 2n + 36n) return undefined
+  } else if (quantity(items[layout.chainId]) !== chainId || v > 1n) {
     return undefined
   }
   const accessList = layout.accessList === undefined ? { list: [], keys: 0 } : accessListOf(items[layout.accessList])
@@ -168,7 +167,7 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
 
   let publicKey: Uint8Array
   try {
-    publicKey = recover(signingHash(raw, type, items, layout.v, rules.chainId), v, items[layout.v + 1].content, items[layout.v + 2].content, type === 0 ? rules.chainId : undefined)
+    publicKey = recover(signingHash(raw, type, items, layout.v, chainId), v, items[layout.v + 1].content, items[layout.v + 2].content, type === 0 ? chainId : undefined)
   } catch {
     return undefined
   }
@@ -197,7 +196,7 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
     intrinsicGas,
     floorDataGas,
     cost: gasLimit * feeCap + value,
-    chainId: rules.chainId,
+    chainId,
     accessList: accessList.list,
     authorizationList: [],
     v,

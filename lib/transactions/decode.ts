@@ -80,6 +80,21 @@ function signedChainId(type: number, values: Values): bigint | undefined {
   return v >= 35n ? (v - 35n) / 2n : undefined
 }
 
+/**
+ * The chain id the transaction `raw` was signed for, read from its envelope (undefined for a
+ * pre-EIP-155 legacy signature, a deposit or bytes that do not decode): a dump's transactions
+ * decode for their own, which `anvil_setChainId` may have changed since.
+ */
+export function signedChainIdOf(raw: Uint8Array): bigint | undefined {
+  const type = raw.length === 0 ? undefined : raw[0] >= 0xc0 ? 0 : raw[0]
+  if (type === undefined || layouts[type] === undefined) return undefined
+  try {
+    return signedChainId(type, RLP.decode(type === 0 ? raw : raw.subarray(1)) as Values)
+  } catch {
+    return undefined
+  }
+}
+
 /** geth's ValidateSignatureValues (homestead rules): 0 < r, s < n, s ≤ n/2, a valid y-parity or v. */
 function hasValidSignatureValues(type: number, values: Values): boolean {
   const layout = layouts[type]

@@ -168,7 +168,7 @@ export async function runSimulatedCall(call: SimulatedCallRequest, run: BlockRun
   const { returnValue } = execution
   const maxUsedGas = peak > floorDataGas ? peak : floorDataGas
   const result: SimulatedCall = { status, returnValue, gasUsed, maxUsedGas, logs, firstLogIndex: run.tracedLogCount }
-  const failure = error === undefined ? undefined : callErrorMessage({ error, returnValue, gasUsed, peakGasUsed: peak })
+  const failure = error === undefined ? undefined : callErrorMessage({ error })
   run.calls.push(failure === undefined ? result : { ...result, error: callError(returnValue, failure, gas < wanted) })
   run.gasUsed += gasUsed
   run.logCount += evmLogs.length

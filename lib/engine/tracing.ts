@@ -1,6 +1,6 @@
 /**
  * Transaction and call tracing (`debug_trace*`): geth's struct logger, callTracer and
- * prestateTracer. A transaction is traced by re-executing its block on throwaway state layers:
+ * prestateTracer (and its diffMode). A transaction is traced by re-executing its block on throwaway state layers:
  * from the state its block started on (the end of the block before; the head for the
  * pre-confirmed block), the block's earlier transactions are replayed in its context, then the
  * transaction runs with the tracer attached. A call runs as `eth_call` does, with the tracer
@@ -18,6 +18,7 @@ import type { CallRequest } from '../execution/run-call.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import type { BlockPosition } from '../execution/transaction-outcome.ts'
 import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
+import { prestateDiff, type PrestateDiff } from '../execution/tracers/prestate-diff.ts'
 import { PrestateTracer, type Prestate } from '../execution/tracers/prestate-tracer.ts'
 import { StructLogger, type StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import { traceCall, traceTransaction } from '../execution/tracers/traced-run.ts'
@@ -51,6 +52,7 @@ export type TraceResult =
   | { readonly tracer: 'structLogger'; readonly result: StructLoggerResult }
   | { readonly tracer: 'callTracer'; readonly result: CallFrame }
   | { readonly tracer: 'prestateTracer'; readonly result: Prestate }
+  | { readonly tracer: 'prestateDiff'; readonly result: PrestateDiff }
 
 /** One transaction's trace within a block trace. */
 export interface TransactionTrace {
@@ -70,8 +72,11 @@ function positionOf(receipt: TransactionReceipt): BlockPosition {
   return { gasUsed: receipt.cumulativeGasUsed - receipt.gasUsed, logCount: receipt.firstLogIndex }
 }
 
-/** Runs `run` with the tracer `spec` names (reading the state before the run from `before`), and takes its result. */
-async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: TracerHooks) => Promise<unknown>): Promise<TraceResult> {
+/**
+ * Runs `run` with the tracer `spec` names, and takes its result: `before` is the state the run
+ * starts on, and `run` resolves to the state it leaves (what diffMode compares).
+ */
+async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: TracerHooks) => Promise<StateView>): Promise<TraceResult> {
   switch (spec.tracer) {
     case 'structLogger': {
       const tracer = new StructLogger(spec.config)
@@ -85,7 +90,8 @@ async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: Tra
     }
     case 'prestateTracer': {
       const tracer = new PrestateTracer(spec.config, before)
-      await run(tracer)
+      const after = await run(tracer)
+      if (spec.config.diffMode) return { tracer: 'prestateDiff', result: await prestateDiff(await tracer.touched(), before, after, spec.config) }
       return { tracer: 'prestateTracer', result: await tracer.result() }
     }
   }
@@ -133,7 +139,7 @@ export class Tracing {
     return this.parts.lane.run('trace', async (run) => {
       const resolved = view.blocks.resolve(selector)
       const state = run.base(resolved.state)
-      return withTracer(spec, state, (tracer) => traceCall(request, state, resolved.context, run.environment, tracer))
+      return withTracer(spec, state, async (tracer) => (await traceCall(request, state, resolved.context, run.environment, tracer)).state)
     }, spec.timeoutMs)
   }
 
@@ -176,9 +182,10 @@ export class Tracing {
   private async trace(block: ExecutedBlock, state: StateLayer, included: IncludedTransaction, spec: TracerSpec, run: CallRun): Promise<TraceResult> {
     const scratch = new StateLayer(state)
     const { transaction, receipt } = included
-    const result = await withTracer(spec, state, (tracer) =>
-      this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), run.environment, tracer), included),
-    )
+    const result = await withTracer(spec, state, async (tracer) => {
+      await this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), run.environment, tracer), included)
+      return scratch
+    })
     state.apply(scratch)
     return result
   }

@@ -52,6 +52,8 @@ export interface CallOutcome {
   readonly error: EVMError | undefined
   /** With `recordAccess`: the addresses and storage slots the run touched beyond those warm from the start. */
   readonly accessed?: AccessList
+  /** The throwaway layer the call ran on: its writes over the view it was given (gas bought in full, none refunded). */
+  readonly state: StateLayer
 }
 
 /** What a call run records besides its outcome. */
@@ -76,7 +78,7 @@ export function callResultOrThrow(outcome: CallOutcome): Uint8Array {
 }
 
 /** geth's text for how a failed call ended (`execution reverted`, `out of gas`, …). */
-export function callErrorMessage(outcome: CallOutcome): string {
+export function callErrorMessage(outcome: Pick<CallOutcome, 'error'>): string {
   return outcome.error === undefined ? '' : evmErrorText(outcome.error)
 }
 
@@ -102,7 +104,7 @@ function intrinsicGas(request: CallRequest, environment: ExecutionEnvironment): 
 }
 
 /** The gas price a call pays: geth charges nothing unless fees are given. */
-function callGasPrice(request: CallRequest, block: BlockContext): bigint {
+export function callGasPrice(request: CallRequest, block: BlockContext): bigint {
   if (request.gasPrice !== undefined) return request.gasPrice
   if (request.maxFeePerGas === undefined) return 0n
   const tip = request.maxPriorityFeePerGas ?? 0n
@@ -170,6 +172,7 @@ export async function runCall(
     gasUsed,
     peakGasUsed: peakGasUsed > floor ? peakGasUsed : floor,
     error: execution.exceptionError,
+    state: layer,
     ...(accessed === undefined ? {} : { accessed }),
   }
 }

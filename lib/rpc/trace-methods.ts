@@ -12,10 +12,11 @@ import type { ChainView } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import type { TraceResult } from '../engine/tracing.ts'
 import type { CallFrame } from '../execution/tracers/call-tracer.ts'
+import type { PrestateDiff } from '../execution/tracers/prestate-diff.ts'
 import type { Prestate } from '../execution/tracers/prestate-tracer.ts'
 import type { StructLog, StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
-import { ResourceNotFoundError } from '../errors.ts'
+import { RejectedParameterError, ResourceNotFoundError } from '../errors.ts'
 import { describeValue, invalidArgument, parseHash, toData, toQuantity, toWord } from './hex.ts'
 import { parseGoDuration } from './go-duration.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
@@ -66,8 +67,14 @@ function parseTracer(options: Options, name: string): TracerSpec {
   const configName = `${name}.tracerConfig`
   if (tracer === 'callTracer') return { tracer, config: { onlyTopCall: flag(tracerConfig, 'onlyTopCall', configName), withLog: flag(tracerConfig, 'withLog', configName) } }
   if (tracer === 'prestateTracer') {
-    if (flag(tracerConfig, 'diffMode', configName)) throw invalidArgument(`${configName}.diffMode`, 'diffMode is not supported')
-    const config = { disableCode: flag(tracerConfig, 'disableCode', configName), disableStorage: flag(tracerConfig, 'disableStorage', configName), includeEmpty: flag(tracerConfig, 'includeEmpty', configName) }
+    const config = {
+      diffMode: flag(tracerConfig, 'diffMode', configName),
+      disableCode: flag(tracerConfig, 'disableCode', configName),
+      disableStorage: flag(tracerConfig, 'disableStorage', configName),
+      includeEmpty: flag(tracerConfig, 'includeEmpty', configName),
+    }
+    // geth refuses the pair when it makes the tracer (eth/tracers/native/prestate.go).
+    if (config.diffMode && config.includeEmpty) throw new RejectedParameterError('cannot use diffMode with includeEmpty')
     return { tracer, config }
   }
   throw invalidArgument(`${name}.tracer`, `unsupported tracer ${describeValue(tracer)}: callTracer, prestateTracer, or none for the struct logger`)
@@ -146,6 +153,21 @@ function formatPrestate(prestate: Prestate): Record<string, unknown> {
   return json
 }
 
+/** diffMode's { post, pre } (geth's field order): `post` holds only the fields that changed. */
+function formatPrestateDiff(diff: PrestateDiff): Record<string, unknown> {
+  const post: Record<string, unknown> = {}
+  for (const [address, account] of diff.post) {
+    const entry: Record<string, unknown> = {}
+    if (account.balance !== undefined) entry.balance = toQuantity(account.balance)
+    if (account.code !== undefined) entry.code = toData(account.code)
+    if (account.codeHash !== undefined) entry.codeHash = toData(account.codeHash)
+    if (account.nonce !== undefined && account.nonce !== 0n) entry.nonce = Number(account.nonce)
+    if (account.storage.size > 0) entry.storage = formatStorage(account.storage)
+    post[address] = entry
+  }
+  return { post, pre: formatPrestate(diff.pre) }
+}
+
 function formatTrace(trace: TraceResult): Record<string, unknown> {
   switch (trace.tracer) {
     case 'structLogger':
@@ -154,6 +176,8 @@ function formatTrace(trace: TraceResult): Record<string, unknown> {
       return formatCallFrame(trace.result)
     case 'prestateTracer':
       return formatPrestate(trace.result)
+    case 'prestateDiff':
+      return formatPrestateDiff(trace.result)
   }
 }
 

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events'
 import type { EVM } from '@ethereumjs/evm'
 import { expect } from 'chai'
-import { encodeFunctionData, fromRlp, getContractAddress, keccak256, toHex, type Hex } from 'viem'
+import { fromRlp, getContractAddress, keccak256, toHex, type Hex } from 'viem'
 import { createEngine } from '../../lib/engine/engine.ts'
 import type { ChainEmitter } from '../../lib/engine/events.ts'
 import { createChain, RPCError, type Chain } from '../../lib/index.ts'
@@ -18,6 +18,7 @@ import type { Address } from '../../lib/types.ts'
 import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
 import { rejection, receiptOf, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
 import { Tracee } from '../support/trace-contracts.ts'
+import { sendTraceWorkload, traceeCall, type SentTransaction } from '../support/trace-workload.ts'
 import { signer } from '../support/wallet.ts'
 
 type Frame = { from: Hex; gas: Hex; gasUsed: Hex; to?: Hex; input: Hex; output?: Hex; error?: string; revertReason?: string; calls?: Frame[]; logs?: FrameLog[]; value?: Hex; type: string }
@@ -25,10 +26,7 @@ type FrameLog = { address: Hex; topics: Hex[]; data: Hex; index: Hex; position: 
 type Step = { pc: number; op: string; gas: number; gasCost: number; depth: number; error?: string; stack?: Hex[]; returnData?: Hex; memory?: Hex[]; storage?: Record<Hex, Hex>; refund?: number }
 type StructLogs = { gas: number; failed: boolean; returnValue: Hex; structLogs: Step[] }
 
-const SALT = `0x${'11'.repeat(32)}` as Hex
 const carol = `0x${'00'.repeat(18)}ca41` as Address
-const call = (functionName: 'nested' | 'boom' | 'spawn' | 'total', args: readonly unknown[] = []) =>
-  encodeFunctionData({ abi: Tracee.abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
 
 /** Intrinsic gas worked out by hand (Prague): 21000, 16 per non-zero and 4 per zero calldata byte; a creation adds 32000 and 2 per init-code word. */
 function intrinsicGas(data: Hex, create: boolean): bigint {
@@ -49,7 +47,7 @@ describe('debug tracing', () => {
     let chain: Chain
     let tracee: Address
     /** Deploy (CREATE in the constructor), nested (CALL with value, STATICCALL, DELEGATECALL, caught revert), boom (revert), spawn (CREATE, CREATE2). */
-    const sent: { hash: Hex; data: Hex; create: boolean }[] = []
+    let sent: SentTransaction[] = []
 
     before(async function () {
       const started = await startAnvil(['--steps-tracing', '--hardfork', 'prague'])
@@ -60,22 +58,7 @@ describe('debug tracing', () => {
       anvil = started as AnvilNode
       // Automine on both: each transaction in a block of its own, as Anvil mines them.
       chain = await createChain({ clock: 'manual', mining: 'auto' })
-      const alice = signer(chain, 0)
-      tracee = getContractAddress({ from: alice.address, nonce: 0n }).toLowerCase() as Address
-      // Fee cap 10 gwei, tip 1 gwei: both nodes start at a 1 gwei base fee and accept them. Gas does not depend on the base fee.
-      const transactions = [
-        { to: null, data: Tracee.bytecode as Hex, gas: 1_000_000n },
-        { to: tracee, data: call('nested', [5n]), value: 7n, gas: 300_000n },
-        { to: tracee, data: call('boom', [5n]), gas: 300_000n },
-        { to: tracee, data: call('spawn', [3n, SALT]), gas: 600_000n },
-      ]
-      for (const [nonce, fields] of transactions.entries()) {
-        const raw = await alice.sign({ ...fields, nonce })
-        const hash = await chain.sendRawTransaction(raw)
-        expect(await anvil.request('eth_sendRawTransaction', [raw])).to.equal(hash)
-        await anvil.mined(hash)
-        sent.push({ hash, data: fields.data, create: fields.to === null })
-      }
+      ;({ tracee, sent } = await sendTraceWorkload(chain, anvil))
       expect((await anvil.request<RpcReceipt>('eth_getTransactionReceipt', [sent[2].hash])).status).to.equal('0x0')
       expect((await receiptOf(chain, sent[2].hash))?.status).to.equal('0x0')
     })
@@ -148,7 +131,7 @@ describe('debug tracing', () => {
     })
 
     it('debug_traceCall at latest: the same frames and steps as Anvil for a call with explicit gas', async () => {
-      const request = { from: signer(chain, 1).address, to: tracee, data: call('nested', [9n]), gas: toHex(300_000n) }
+      const request = { from: signer(chain, 1).address, to: tracee, data: traceeCall('nested', [9n]), gas: toHex(300_000n) }
       const ours = await rpc<Frame>(chain, 'debug_traceCall', [request, 'latest', { tracer: 'callTracer' }])
       const theirs = await anvil!.request<Frame>('debug_traceCall', [request, 'latest', { tracer: 'callTracer' }])
       expect(BigInt(ours.gas) - BigInt(theirs.gas)).to.equal(intrinsicGas(request.data, false))
@@ -235,7 +218,7 @@ describe('debug tracing', () => {
       await chain.sendRawTransaction(await alice.sign({ to: null, data: Tracee.bytecode as Hex, gas: 1_000_000n, nonce: 0 }))
       await chain.clock.advance(2000) // block 1: the deployment
       hashes = []
-      for (const [i, input] of [1n, 2n, 3n].entries()) hashes.push(await chain.sendRawTransaction(await alice.sign({ to: tracee, data: call('nested', [input]), gas: 300_000n, nonce: i + 1 })))
+      for (const [i, input] of [1n, 2n, 3n].entries()) hashes.push(await chain.sendRawTransaction(await alice.sign({ to: tracee, data: traceeCall('nested', [input]), gas: 300_000n, nonce: i + 1 })))
       transfer = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 5n, nonce: 4, gas: 21_000n }))
       await chain.clock.advance(200) // one pre-confirmation holds all four; block 2 is not sealed yet
       expect(chain.blockNumber()).to.equal(1n)
@@ -272,9 +255,9 @@ describe('debug tracing', () => {
     })
 
     it("debug_traceCall runs at the block asked for: 'pending' sees the pre-confirmed nested(4), 'latest' does not; debug_traceBlockByNumber('pending') traces the pre-confirmed block", async () => {
-      const fourth = await chain.sendRawTransaction(await alice.sign({ to: tracee, data: call('nested', [4n]), gas: 300_000n, nonce: 5 }))
+      const fourth = await chain.sendRawTransaction(await alice.sign({ to: tracee, data: traceeCall('nested', [4n]), gas: 300_000n, nonce: 5 }))
       await chain.clock.advance(200)
-      const request = { from: signer(chain, 1).address, to: tracee, data: call('nested', [10n]) }
+      const request = { from: signer(chain, 1).address, to: tracee, data: traceeCall('nested', [10n]) }
       // total is 21 at the head; nested(4) makes it 21 + 13 = 34; nested(10) adds 31.
       expect(BigInt((await rpc<Frame>(chain, 'debug_traceCall', [request, 'latest', { tracer: 'callTracer' }])).output!)).to.equal(52n)
       expect(BigInt((await rpc<Frame>(chain, 'debug_traceCall', [request, 'pending', { tracer: 'callTracer' }])).output!)).to.equal(65n)
@@ -296,8 +279,8 @@ describe('debug tracing', () => {
       const before = await snapshot()
       await rpc(chain, 'debug_traceBlockByNumber', ['0x2'])
       await rpc(chain, 'debug_traceBlockByNumber', ['pending', { tracer: 'prestateTracer' }])
-      await rpc(chain, 'debug_traceCall', [{ from: alice.address, to: tracee, data: call('boom', [99n]) }, 'pending'])
-      await rejection(rpc(chain, 'debug_traceCall', [{ from: `0x${'00'.repeat(19)}01`, to: tracee, data: call('nested', [1n]), gasPrice: '0x3b9aca00' }, 'latest']), RPCError)
+      await rpc(chain, 'debug_traceCall', [{ from: alice.address, to: tracee, data: traceeCall('boom', [99n]) }, 'pending'])
+      await rejection(rpc(chain, 'debug_traceCall', [{ from: `0x${'00'.repeat(19)}01`, to: tracee, data: traceeCall('nested', [1n]), gasPrice: '0x3b9aca00' }, 'latest']), RPCError)
       expect(await snapshot()).to.deep.equal(before)
     })
 
@@ -318,7 +301,7 @@ describe('debug tracing', () => {
       const top = await rpc<Frame>(chain, 'debug_traceTransaction', [hashes[0], { tracer: 'callTracer', tracerConfig: { onlyTopCall: true, withLog: true } }])
       expect(top.calls).to.equal(undefined)
       expect(top.logs!.map(({ index }) => index)).to.deep.equal(['0x1'])
-      const request = { from: alice.address, to: tracee, data: call('nested', [1n]), gas: toHex(40_000n) }
+      const request = { from: alice.address, to: tracee, data: traceeCall('nested', [1n]), gas: toHex(40_000n) }
       const steps = await rpc<StructLogs>(chain, 'debug_traceCall', [request, 'latest'])
       expect(steps).to.include({ failed: true, returnValue: '0x', gas: 40_000 })
       expect(steps.structLogs.at(-1)).to.include({ error: 'out of gas', depth: 1 })
@@ -369,14 +352,14 @@ describe('debug tracing', () => {
       }
     })
 
-    it('bad options are -32602 naming the argument: an unknown tracer, a non-boolean switch, a non-object config, overrides debug_traceCall does not take, prestate diffMode', async () => {
-      const request = { from: alice.address, to: tracee, data: call('total') }
+    it('bad options are -32602 naming the argument: an unknown tracer, a non-boolean switch, a non-object config, overrides debug_traceCall does not take', async () => {
+      const request = { from: alice.address, to: tracee, data: traceeCall('total') }
       const cases: [string, unknown[], string][] = [
         ['debug_traceTransaction', [hashes[0], { tracer: 'fooTracer' }], 'invalid argument 1 (config).tracer: unsupported tracer "fooTracer"'],
         ['debug_traceTransaction', [hashes[0], { disableStack: 'yes' }], 'invalid argument 1 (config).disableStack: expected a boolean'],
         ['debug_traceTransaction', [hashes[0], [1]], 'invalid argument 1 (config): expected a trace config object'],
         ['debug_traceBlockByNumber', ['0x2', { tracer: 'callTracer', tracerConfig: { onlyTopCall: 1 } }], 'invalid argument 1 (config).tracerConfig.onlyTopCall: expected a boolean'],
-        ['debug_traceTransaction', [hashes[0], { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }], 'invalid argument 1 (config).tracerConfig.diffMode: diffMode is not supported'],
+        ['debug_traceTransaction', [hashes[0], { tracer: 'prestateTracer', tracerConfig: { diffMode: 'yes' } }], 'invalid argument 1 (config).tracerConfig.diffMode: expected a boolean'],
         ['debug_traceCall', [request, 'latest', { stateOverrides: {} }], 'invalid argument 2 (config).stateOverrides: not supported'],
         ['debug_traceTransaction', ['0x1234'], 'invalid argument 0 (hash)'],
       ]

@@ -1,11 +1,13 @@
 /**
- * geth's prestateTracer (without diffMode): every account and storage slot a run touched —
- * sender, recipient, coinbase, call and creation targets, BALANCE / EXTCODE* / SELFDESTRUCT
- * operands, SLOAD / SSTORE slots — with its value before the run. Values are read from the state
- * the run started on, once it is over (so a forked chain loads each key once).
+ * geth's prestateTracer: every account and storage slot a run touched — sender, recipient,
+ * coinbase, call and creation targets, BALANCE / EXTCODE* / SELFDESTRUCT operands, SLOAD /
+ * SSTORE slots — with its value before the run (or, in diffMode, what the run changed:
+ * prestate-diff.ts). Values are read from the state the run started on, once it is over (so a
+ * forked chain loads each key once).
  */
 import { BIGINT_0 } from '@ethereumjs/util'
 import { toHex } from '../../bytes.ts'
+import { EMPTY_CODE } from '../../state/account.ts'
 import { readAccount, readStorage } from '../../state/state-source.ts'
 import type { StateView } from '../../state/state-view.ts'
 import type { Address } from '../../types.ts'
@@ -27,6 +29,23 @@ export interface PrestateAccount {
 /** The touched accounts, by address in ascending order (as geth's JSON map sorts them). */
 export type Prestate = ReadonlyMap<Address, PrestateAccount>
 
+/** An account's fields at one state, and the touched slots' values there. */
+export interface AccountAt {
+  readonly balance: bigint
+  readonly nonce: bigint
+  /** Empty for none (or an account that does not exist). */
+  readonly code: Uint8Array
+  /** Undefined for no code. */
+  readonly codeHash: Uint8Array | undefined
+  readonly storage: ReadonlyMap<bigint, bigint>
+}
+
+/** What a run touched: each account with its touched slots, and the accounts that ran SELFDESTRUCT. */
+export interface Touched {
+  readonly accounts: ReadonlyMap<Address, ReadonlySet<bigint>>
+  readonly selfdestructed: ReadonlySet<Address>
+}
+
 /** Opcodes whose top stack word names an account the run reads. */
 const ACCOUNT_OPERANDS = new Set(['BALANCE', 'EXTCODESIZE', 'EXTCODECOPY', 'EXTCODEHASH', 'SELFDESTRUCT'])
 const CALLS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL'])
@@ -35,11 +54,32 @@ function addressOf(word: bigint): Address {
   return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
 }
 
+/** `address` at `view`, with the values of `slots`. */
+export async function accountAt(view: StateView, address: Address, slots: Iterable<bigint>): Promise<AccountAt> {
+  const account = await readAccount(view, address)
+  const code = account?.code ?? EMPTY_CODE
+  const storage = new Map<bigint, bigint>()
+  for (const slot of slots) storage.set(slot, await readStorage(view, address, slot))
+  return { balance: account?.balance ?? BIGINT_0, nonce: account?.nonce ?? BIGINT_0, code, codeHash: code.length > 0 ? account!.codeHash : undefined, storage }
+}
+
+/** Whether an account is empty as geth's prestateTracer judges it: no balance, nonce or code. */
+export function isEmpty(account: AccountAt): boolean {
+  return account.balance === 0n && account.nonce === 0n && account.code.length === 0
+}
+
+/** `account` as a prestate lists it, with `storage` as its slots. */
+export function prestateOf(account: AccountAt, storage: ReadonlyMap<bigint, bigint>, config: PrestateTracerConfig): PrestateAccount {
+  const code = account.code.length > 0 && !config.disableCode ? account.code : undefined
+  return { balance: account.balance, nonce: account.nonce, code, codeHash: account.codeHash, storage: config.disableStorage ? undefined : storage }
+}
+
 /** Collects what a run touches, then reads it from the state before the run. */
 export class PrestateTracer implements Tracer<Prestate> {
   private readonly slots = new Map<Address, Set<bigint>>()
   /** Accounts whose EIP-7702 delegate counts as touched too (the recipient, call targets). */
   private readonly callees = new Set<Address>()
+  private readonly selfdestructed = new Set<Address>()
 
   constructor(
     private readonly config: PrestateTracerConfig,
@@ -57,33 +97,33 @@ export class PrestateTracer implements Tracer<Prestate> {
     const { stack, op } = step
     const top = stack.length - 1
     if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) this.touch(step.address).add(stack[top])
-    else if (ACCOUNT_OPERANDS.has(op) && top >= 0) this.touch(addressOf(stack[top]))
-    else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOf(stack[top - 1]))
+    else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
+      this.touch(addressOf(stack[top]))
+      if (op === 'SELFDESTRUCT') this.selfdestructed.add(step.address)
+    } else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOf(stack[top - 1]))
   }
 
   onExit(end: FrameEnd): void {
     if (end.createdAddress !== undefined) this.touch(end.createdAddress)
   }
 
-  async result(): Promise<Prestate> {
-    const { config, before } = this
+  /** What the run touched, the EIP-7702 delegates of the called accounts included (read from the state before the run). */
+  async touched(): Promise<Touched> {
     for (const callee of this.callees) {
-      const code = (await readAccount(before, callee))?.code
+      const code = (await readAccount(this.before, callee))?.code
       if (code !== undefined && isDelegated(code)) this.touch(toHex(code.subarray(3, 23)) as Address)
     }
+    return { accounts: this.slots, selfdestructed: this.selfdestructed }
+  }
+
+  async result(): Promise<Prestate> {
+    const { config, before } = this
+    const { accounts: touched } = await this.touched()
     const accounts = new Map<Address, PrestateAccount>()
-    for (const address of [...this.slots.keys()].sort()) {
-      const account = await readAccount(before, address)
-      const balance = account?.balance ?? BIGINT_0
-      const nonce = account?.nonce ?? BIGINT_0
-      const code = account !== undefined && account.code.length > 0 ? account.code : undefined
-      if (!config.includeEmpty && balance === 0n && nonce === 0n && code === undefined) continue
-      let storage: Map<bigint, bigint> | undefined
-      if (!config.disableStorage) {
-        storage = new Map()
-        for (const slot of this.slots.get(address)!) storage.set(slot, await readStorage(before, address, slot))
-      }
-      accounts.set(address, { balance, nonce, code: config.disableCode ? undefined : code, codeHash: code === undefined ? undefined : account!.codeHash, storage })
+    for (const address of [...touched.keys()].sort()) {
+      const account = await accountAt(before, address, config.disableStorage ? [] : touched.get(address)!)
+      if (!config.includeEmpty && isEmpty(account)) continue
+      accounts.set(address, prestateOf(account, account.storage, config))
     }
     return accounts
   }

@@ -5,14 +5,15 @@
  */
 import type { TransactionReceipt } from '../../blocks/receipt.ts'
 import type { StateLayer } from '../../state/state-layer.ts'
+import { ensureAccounts } from '../../state/state-source.ts'
 import type { StateView } from '../../state/state-view.ts'
 import type { Transaction } from '../../transactions/transaction.ts'
-import { ZERO_ADDRESS } from '../../types.ts'
+import { ZERO_ADDRESS, type Address } from '../../types.ts'
 import type { BlockContext } from '../block-context.ts'
 import type { ExecutionEnvironment } from '../execution-environment.ts'
-import { runCall, type CallOutcome, type CallRequest } from '../run-call.ts'
+import { callGasPrice, runCall, type CallOutcome, type CallRequest } from '../run-call.ts'
 import { runTransaction } from '../run-transaction.ts'
-import type { BlockPosition } from '../transaction-outcome.ts'
+import { credit, type BlockPosition } from '../transaction-outcome.ts'
 import { TraceSession } from './evm-hooks.ts'
 import type { TracerHooks } from './tracer.ts'
 
@@ -45,7 +46,12 @@ export async function traceTransaction(
   return receipt
 }
 
-/** Runs `request` on a throwaway layer over `view` as {@link runCall} does (`eth_call`), reporting to `tracer`. */
+/**
+ * Runs `request` on a throwaway layer over `view` as {@link runCall} does (`eth_call`), reporting
+ * to `tracer`; then settles its gas as geth's traced call does (a whole state transition): the
+ * unused gas back to the sender, the tip to the coinbase, nothing when the call names no fee.
+ * The outcome's state is the state the call left.
+ */
 export async function traceCall(request: CallRequest, view: StateView, block: BlockContext, environment: ExecutionEnvironment, tracer: TracerHooks): Promise<CallOutcome> {
   const gasLimit = request.gas === undefined || request.gas > RPC_GAS_CAP ? RPC_GAS_CAP : request.gas
   const start = { from: request.from ?? ZERO_ADDRESS, to: request.to, input: request.data ?? new Uint8Array(0), value: request.value ?? 0n, gasLimit, coinbase: block.coinbase }
@@ -57,6 +63,17 @@ export async function traceCall(request: CallRequest, view: StateView, block: Bl
   } finally {
     session.detach()
   }
+  await settleGas(outcome, start.from, gasLimit, callGasPrice(request, block), block)
   tracer.onTxEnd?.(outcome.gasUsed)
   return outcome
+}
+
+/** Refunds the call's unused gas at `price` to `from` and pays the coinbase its tip above the base fee (geth's state transition, fees skipped at price 0). */
+async function settleGas(outcome: CallOutcome, from: Address, gasLimit: bigint, price: bigint, block: BlockContext): Promise<void> {
+  if (price === 0n) return
+  const { state, gasUsed } = outcome
+  await ensureAccounts(state, [from, block.coinbase])
+  credit(state, from, (gasLimit - gasUsed) * price)
+  const tip = price - block.baseFeePerGas
+  if (tip > 0n) credit(state, block.coinbase, gasUsed * tip)
 }

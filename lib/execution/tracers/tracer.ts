@@ -115,8 +115,10 @@ export interface CallTracerConfig {
   readonly withLog: boolean
 }
 
-/** geth's prestateTracer options (diffMode excepted). */
+/** geth's prestateTracer options. */
 export interface PrestateTracerConfig {
+  /** The state the run changed, before and after ({ pre, post }), rather than all it touched as it was before. */
+  readonly diffMode: boolean
   readonly disableCode: boolean
   readonly disableStorage: boolean
   readonly includeEmpty: boolean

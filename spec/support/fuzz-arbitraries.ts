@@ -200,6 +200,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   anvil_setERC20Allowance: [p('0 (address)', 'address', true, BOB), p('1 (spender)', 'address', true, ALICE), p('2 (token)', 'address', true, BOB), p('3 (amount)', 'quantity', true, '0x0')],
   ...twins('autoImpersonateAccount', [p('0 (enabled)', 'boolean', true, false)]),
   ...twins('setCoinbase', [p('0 (address)', 'address', true, BOB)]),
+  anvil_setChainId: [p('0 (chain id)', 'count', true, '0x7a69')],
   evm_setBlockGasLimit: [p('0 (gas limit)', 'quantity', true, '0x1c9c380')],
   anvil_setBlockGasLimit: [p('0 (gas limit)', 'quantity', true, '0x1c9c380')],
   ...twins('setNextBlockBaseFeePerGas', [p('0 (base fee)', 'quantity', true, '0x1')]),

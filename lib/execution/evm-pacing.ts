@@ -6,6 +6,7 @@
  * hundred microseconds of work.
  */
 import type { EVM } from '@ethereumjs/evm'
+import { JUMP, JUMPI } from './opcode-bytes.ts'
 
 /** What a paced EVM asks during a run: go on (undefined), pause (a promise to wait on), or stop (it throws). */
 export interface Pacer {
@@ -18,8 +19,6 @@ export const JUMPS_PER_PACE = 256
 type OpcodeMap = EVM['_opcodeMap']
 type OpcodeInfo = OpcodeMap[number]['opcodeInfo']
 type OpcodeConstructor = new (fields: Pick<OpcodeInfo, 'code' | 'name' | 'fullName' | 'fee' | 'isAsync' | 'dynamicGas'>) => OpcodeInfo
-const JUMP = 0x56
-const JUMPI = 0x57
 
 /** A countdown of jumps, frames and precompile runs. */
 export class PaceCount {

@@ -8,6 +8,7 @@
  * opcodes (without the Amsterdam and binary-tree frame EIPs).
  */
 import type { EVM } from '@ethereumjs/evm'
+import { RETURN, STOP } from './opcode-bytes.ts'
 
 type OpcodeMap = EVM['_opcodeMap']
 type Handler = OpcodeMap[number]['opHandler']
@@ -21,8 +22,6 @@ interface RunState {
   interpreter: { _result: { returnValue?: Uint8Array } }
 }
 
-const STOP = 0x00
-const RETURN = 0xf3
 
 /** Ends the frame's step loop, as reaching the end of its code does. */
 function halt(runState: RunState): void {

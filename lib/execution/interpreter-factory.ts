@@ -7,6 +7,7 @@
  * referenced. Everything else is the constructor's own assignments, in its order.
  */
 import type { InterpreterClass, InterpreterInstance } from './interpreter-loop.ts'
+import { INVALID } from './opcode-bytes.ts'
 
 /** The library's memory container size: a store starts with this many bytes, and its `extend` grows it in these steps. */
 const STORE_BYTES = 8192
@@ -64,7 +65,7 @@ export function interpreterFactory(Interpreter: InterpreterClass, first: Interpr
     // The constructor's clique check is left out: the devnet's chains are never proof-of-authority.
     interpreter._runState = {
       programCounter: 0,
-      opCode: 0xfe,
+      opCode: INVALID,
       memory,
       memoryWordCount: 0n,
       highestMemCost: 0n,

@@ -6,6 +6,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
+import { JUMP, JUMPI } from './opcode-bytes.ts'
 
 /** What the interpreter reads of the EVM that runs it (the devnet's). */
 export interface InterpretingEVM {
@@ -53,7 +54,8 @@ export type InterpreterInstance = {
 /** The library's Interpreter class (not exported by it), or a subclass. */
 export type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
 
-const JUMP_OPCODES = new Set([0x56, 0x57, 0x5e])
+/** The opcodes whose presence triggers jump analysis, as in the library (0x5e was EIP-2315's JUMPSUB; it is MCOPY now). */
+const JUMP_OPCODES = new Set([JUMP, JUMPI, 0x5e])
 
 function isEVMError(error: unknown): error is EVMError {
   return typeof error === 'object' && error !== null && (error as { errorType?: string }).errorType === 'EVMError'

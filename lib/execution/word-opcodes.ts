@@ -15,6 +15,7 @@ import type { Address as EVMAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { journalKey } from '../state/evm-address.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+import { ADDRESS, CALLDATALOAD, CALLER, KECCAK256, LOG0, MLOAD, MSTORE, ORIGIN, SLOAD, SSTORE } from './opcode-bytes.ts'
 
 type OpcodeMap = EVM['_opcodeMap']
 
@@ -36,16 +37,6 @@ interface RunState {
   }
 }
 
-const MLOAD = 0x51
-const MSTORE = 0x52
-const CALLDATALOAD = 0x35
-const SLOAD = 0x54
-const SSTORE = 0x55
-const KECCAK256 = 0x20
-const ADDRESS = 0x30
-const ORIGIN = 0x32
-const CALLER = 0x33
-const LOG0 = 0xa0
 
 const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)

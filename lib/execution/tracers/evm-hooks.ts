@@ -10,19 +10,14 @@ import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import type { Address } from '../../types.ts'
 import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
+import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, STATICCALL } from '../opcode-bytes.ts'
 import { isStepError } from './step-errors.ts'
 import type { FrameStart, FrameType, TracerHooks } from './tracer.ts'
 
 /** The opcodes that open a frame, by code. */
-const FRAME_OPCODES: Readonly<Record<number, FrameType>> = { 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf4: 'DELEGATECALL', 0xf5: 'CREATE2', 0xfa: 'STATICCALL' }
+const FRAME_OPCODES: Readonly<Record<number, FrameType>> = { [CREATE]: 'CREATE', [CALL]: 'CALL', [CALLCODE]: 'CALLCODE', [DELEGATECALL]: 'DELEGATECALL', [CREATE2]: 'CREATE2', [STATICCALL]: 'STATICCALL' }
 /** How many stack words each of them reads (with fewer it fails with a stack underflow before doing anything). */
-const FRAME_OPERANDS: Readonly<Record<number, number>> = { 0xf0: 3, 0xf1: 7, 0xf2: 7, 0xf4: 6, 0xf5: 4, 0xfa: 6 }
-const PREVRANDAO = 0x44
-const SLOAD = 0x54
-const LOG0 = 0xa0
-const LOG4 = 0xa4
-const INVALID = 0xfe
-const SELFDESTRUCT = 0xff
+const FRAME_OPERANDS: Readonly<Record<number, number>> = { [CREATE]: 3, [CALL]: 7, [CALLCODE]: 7, [DELEGATECALL]: 6, [CREATE2]: 4, [STATICCALL]: 6 }
 /** EIP-150's call depth limit: a frame at this depth cannot call or create. */
 const MAX_DEPTH = 1024
 const CALL_STIPEND = 2300n

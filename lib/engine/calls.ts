@@ -5,6 +5,7 @@
 import type { CallLane } from '../execution/call-lane.ts'
 import { estimateGas } from '../execution/estimate-gas.ts'
 import { runCall, type CallOutcome, type CallRequest } from '../execution/run-call.ts'
+import { transactionGasCap } from '../transactions/decode.ts'
 import type { AccessList } from '../transactions/transaction.ts'
 import { withOverrides, type CallOverrides } from '../state/state-overrides.ts'
 import { readAccount } from '../state/state-source.ts'
@@ -69,7 +70,7 @@ export class Calls {
         const sender = await readAccount(state, request.from ?? ZERO_ADDRESS)
         const recipient = request.to === undefined ? undefined : await readAccount(state, request.to)
         return estimateGas(
-          { request, blockGasLimit: context.gasLimit, balance: sender?.balance ?? 0n, recipientHasCode: (recipient?.code.length ?? 0) > 0 },
+          { request, blockGasLimit: context.gasLimit, balance: sender?.balance ?? 0n, recipientHasCode: (recipient?.code.length ?? 0) > 0, transactionGasCap: transactionGasCap(environment.transactionCommon) },
           (gas) => runCall({ ...request, gas }, state, context, environment),
         )
       })

@@ -1,10 +1,10 @@
 /**
- * `eth_estimateGas` as geth's gasestimator does it: cap the gas by what the sender can pay,
- * run once at the cap, then binary-search the least gas that succeeds, starting from an
- * optimistic guess of (used + 2300) × 64/63 and stopping within 1.5%.
+ * `eth_estimateGas` as geth's gasestimator does it: cap the gas (Osaka's EIP-7825 cap, what the
+ * sender can pay, the RPC gas cap), run once at the cap, then binary-search the least gas that
+ * succeeds, starting from an optimistic guess of (used + 2300) × 64/63 and stopping within 1.5%.
  */
 import { TransactionRejectedError, TransactionRejection, ExecutionFailedError } from '../errors.ts'
-import { callResultOrThrow, type CallOutcome, type CallRequest } from './run-call.ts'
+import { callResultOrThrow, DEFAULT_CALL_GAS, type CallOutcome, type CallRequest } from './run-call.ts'
 import { PLAIN_TRANSFER_GAS } from './run-transaction.ts'
 
 /** Runs the request with a given gas limit. */
@@ -23,6 +23,8 @@ export interface EstimateContext {
   readonly balance: bigint
   /** Whether `to` runs code (a plain transfer to an account without code costs 21000). */
   readonly recipientHasCode: boolean
+  /** EIP-7825's cap on a transaction's gas (Osaka on), undefined before it. */
+  readonly transactionGasCap: bigint | undefined
 }
 
 function isOutOfGas(outcome: CallOutcome): boolean {
@@ -33,6 +35,7 @@ function isOutOfGas(outcome: CallOutcome): boolean {
 export async function estimateGas(context: EstimateContext, probe: GasProbe): Promise<bigint> {
   const { request } = context
   let hi = request.gas !== undefined && request.gas >= PLAIN_TRANSFER_GAS ? request.gas : context.blockGasLimit
+  if (context.transactionGasCap !== undefined && hi > context.transactionGasCap) hi = context.transactionGasCap
   const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n
   if (feeCap > 0n) {
     const value = request.value ?? 0n
@@ -40,6 +43,7 @@ export async function estimateGas(context: EstimateContext, probe: GasProbe): Pr
     const allowance = (context.balance - value) / feeCap
     if (allowance < hi) hi = allowance
   }
+  if (hi > DEFAULT_CALL_GAS) hi = DEFAULT_CALL_GAS
 
   const plainTransfer = (request.data === undefined || request.data.length === 0) && (request.authorizationList?.length ?? 0) === 0
   if (request.to !== undefined && plainTransfer && !context.recipientHasCode) {

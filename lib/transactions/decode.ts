@@ -109,9 +109,13 @@ function hasValidSignatureValues(type: number, values: Values): boolean {
  * tx: …)` for a transaction whose gas exceeds the cap (core/txpool/validation.go).
  */
 export function checkGasCap(gasLimit: bigint, common: Common): void {
-  if (!common.isActivatedEIP(7825)) return
-  const cap = common.param('maxTransactionGasLimit')
-  if (gasLimit > cap) reject(TransactionRejection.gasLimitTooHigh, `(cap: ${cap}, tx: ${gasLimit})`)
+  const cap = transactionGasCap(common)
+  if (cap !== undefined && gasLimit > cap) reject(TransactionRejection.gasLimitTooHigh, `(cap: ${cap}, tx: ${gasLimit})`)
+}
+
+/** EIP-7825's cap on a transaction's gas (2^24 from Osaka on); undefined before it. */
+export function transactionGasCap(common: Common): bigint | undefined {
+  return common.isActivatedEIP(7825) ? common.param('maxTransactionGasLimit') : undefined
 }
 
 /** The transaction hash of a signed transaction: keccak256 of its envelope. */

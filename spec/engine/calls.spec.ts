@@ -205,4 +205,17 @@ describe('eth_estimateGas', () => {
     const atLatest = BigInt((await chain.request({ method: 'eth_estimateGas', params: [call, 'latest'] })) as Hex)
     expect(atLatest > 21_000n && atLatest < 30_000n, `estimate ${atLatest}`).to.equal(true)
   })
+
+  it("caps the gas it tries as geth's gasestimator does: the block's gas limit, EIP-7825's 2^24 under Osaka, the 50M RPC gas cap", async () => {
+    // JUMPDEST PUSH1 0 JUMP: a loop that runs out of any gas.
+    const loop = `0x${'00'.repeat(19)}c1`
+    const capOf = async (options: Parameters<typeof createChain>[0]) => {
+      const chain = await createChain(options)
+      await chain.request({ method: 'anvil_setCode', params: [loop, '0x5b600056'] })
+      return (await rejection(chain.request({ method: 'eth_estimateGas', params: [{ from: signer(chain, 0).address, to: loop }] }))).message
+    }
+    expect(await capOf({ hardfork: 'prague' })).to.equal('gas required exceeds allowance (30000000)')
+    expect(await capOf({ hardfork: 'osaka' })).to.equal('gas required exceeds allowance (16777216)')
+    expect(await capOf({ preset: 'base' })).to.equal('gas required exceeds allowance (50000000)')
+  })
 })

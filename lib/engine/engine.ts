@@ -147,9 +147,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     }, rules.precompiles),
     state: evmState,
     transactionCommon: chainId.bind(createTransactionCommon(options.chainId, options.hardfork)),
-    get chainId() {
-      return chainId.value
-    },
+    chainId,
     fees: rules.fees,
   }
   const restored = setup.state

@@ -99,7 +99,7 @@ export class TransactionIntake {
         this.depositQueue() // a plain chain refuses deposits before decoding them
         return this.queueDeposit(depositTransaction(decodeDeposit(raw), raw))
       }
-      return this.admit(decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId))
+      return this.admit(decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId.value))
     })
   }
 

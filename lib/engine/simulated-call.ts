@@ -183,7 +183,7 @@ function listedTransaction(call: SimulatedCallRequest & { from: Address; nonce: 
   const { common } = session
   const fields = { nonce: call.nonce, gasLimit: call.gas, to: call.to, value: call.value ?? 0n, data: call.data ?? new Uint8Array(0) }
   const accessList = (call.accessList ?? []).map((entry) => ({ address: entry.address, storageKeys: [...entry.storageKeys] }))
-  const dynamic = { ...fields, chainId: session.environment.chainId, maxFeePerGas: call.maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas, accessList }
+  const dynamic = { ...fields, chainId: session.environment.chainId.value, maxFeePerGas: call.maxFeePerGas, maxPriorityFeePerGas: call.maxPriorityFeePerGas, accessList }
   let tx
   try {
     if (call.gasPrice !== undefined) tx = createLegacyTx({ ...fields, gasPrice: call.gasPrice }, { common })

@@ -34,7 +34,7 @@ export async function applyAuthorizations(authorizations: readonly Authorization
   for (const authorization of authorizations) {
     const [chainId, delegate, nonceBytes, yParity, , s] = authorization
     const authorizedChain = bytesToBigInt(chainId)
-    if (authorizedChain !== 0n && authorizedChain !== environment.chainId) continue
+    if (authorizedChain !== 0n && authorizedChain !== environment.chainId.value) continue
     const nonce = bytesToBigInt(nonceBytes)
     if (nonce >= MAX_UINT64 || bytesToBigInt(s) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(yParity) > 1n) continue
     let authority: EVMAddress

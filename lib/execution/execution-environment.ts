@@ -3,6 +3,7 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import type { DevnetEVM } from './devnet-evm.ts'
 import type { FeeRules } from './fee-rules.ts'
+import type { LiveChainId } from './live-chain-id.ts'
 
 /** Everything needed to run transactions and calls on a chain. */
 export interface ExecutionEnvironment {
@@ -12,8 +13,8 @@ export interface ExecutionEnvironment {
   readonly state: EVMStateAdapter
   /** The Common transactions are decoded with (holds the transaction gas parameters). */
   readonly transactionCommon: Common
-  /** The chain id in effect (`anvil_setChainId` may change it), for admission and EIP-7702 authorizations. */
-  readonly chainId: bigint
+  /** The chain id, which `anvil_setChainId` may change: read its `value` when needed (admission, EIP-7702 authorizations). */
+  readonly chainId: LiveChainId
   /** Where fees go and what a transaction owes besides its gas (an OP-stack chain's L1 fees). */
   readonly fees: FeeRules
 }

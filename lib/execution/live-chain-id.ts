@@ -3,7 +3,8 @@
  * changes its EVM environment's: from then on the CHAINID opcode, the chain id new transactions
  * must be signed for, the dev accounts' signatures and `eth_chainId` all follow it. The chain's
  * Commons read it live: ethereumjs asks a Common for its chain id through `chainId()` only, and
- * a Common's copies (the call lane's EVMs) keep the override.
+ * a Common's copies (the call lane's EVMs) keep the override. Everything else holds this object,
+ * never its value (the call lane copies its environment).
  */
 import type { Common } from '@ethereumjs/common'
 

@@ -51,6 +51,16 @@ function forkedNetwork(engine: Engine): Record<string, unknown> | null {
   return { chainId: upstream.chainId, forkBlockNumber: Number(upstream.forkNumber), forkBlockHash: engine.blocks.byNumber(upstream.forkNumber)!.hash }
 }
 
+/**
+ * A chain id, as `--chain-id` takes it: from 1 (Anvil takes 0, but its chain then cannot sign a
+ * legacy transaction, and a dump of it does not load).
+ */
+function parseChainId(value: unknown, name: string): number {
+  const chainId = parseSmallQuantity(value, name)
+  if (chainId === 0) throw invalidArgument(name, 'a chain id must be at least 1')
+  return chainId
+}
+
 /** Hardhat's and Anvil's `*_metadata`. */
 function metadata(engine: Engine): Record<string, unknown> {
   const head = engine.blocks.head
@@ -74,7 +84,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   net_peerCount: method([], () => '0x0'),
   eth_chainId: method([], ({ engine }) => toQuantity(engine.chainId)),
   // Anvil takes a JSON number (u64); a hex quantity is taken too. Answers null, as Anvil does.
-  anvil_setChainId: method([required('0 (chain id)', parseSmallQuantity)], async ({ engine }, chainId) => {
+  anvil_setChainId: method([required('0 (chain id)', parseChainId)], async ({ engine }, chainId) => {
     await engine.controls.setChainId(BigInt(chainId))
     return null
   }),

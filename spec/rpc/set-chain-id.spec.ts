@@ -15,7 +15,7 @@ const alice = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbe
 const BOB = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const CAROL: Hex = `0x${'00'.repeat(19)}ca`
 /** CHAINID PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: returns the chain id. */
-const CHAIN_ID_PROBE = `0x${'00'.repeat(19)}c1`
+const CHAIN_ID_PROBE: Hex = `0x${'00'.repeat(19)}c1`
 const CHAIN_ID_CODE = '0x4660005260206000f3'
 
 type Request = (method: string, params?: unknown[]) => Promise<unknown>
@@ -84,10 +84,26 @@ describe('anvil_setChainId', () => {
     expect(((await request('eth_getTransactionByHash', [sent])) as { chainId: Hex }).chainId).to.equal('0x7')
   })
 
-  it('takes a JSON number (Anvil) or a hex quantity; a negative, fractional or missing id is -32602 naming the argument, and changes nothing', async () => {
+  it('calls run before the change keep no old id: eth_simulateV1 lists for the new id, and an EIP-7702 authorization for it applies in eth_call', async () => {
     const other = await createChain()
     const ask: Request = (method, params = []) => other.request({ method, params })
-    for (const bad of [[-1], [1.5], ['seven'], ['0x1' + '0'.repeat(16)]]) {
+    const simulate = () => ask('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: alice.address, to: CAROL, value: '0x1' }] }], returnFullTransactions: true }, 'latest'])
+    await ask('anvil_setCode', [CHAIN_ID_PROBE, CHAIN_ID_CODE])
+    await simulate()
+    await ask('eth_call', [{ to: CHAIN_ID_PROBE }, 'latest'])
+    await ask('anvil_setChainId', [7])
+    const [block] = (await simulate()) as { transactions: { chainId: Hex }[] }[]
+    expect(block.transactions[0].chainId).to.equal('0x7')
+    const bob = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+    const { r, s, yParity } = await bob.signAuthorization({ contractAddress: CHAIN_ID_PROBE, chainId: 7, nonce: 0 })
+    const authorizationList = [{ chainId: '0x7', address: CHAIN_ID_PROBE, nonce: '0x0', yParity: `0x${yParity}`, r, s }]
+    expect(await ask('eth_call', [{ from: alice.address, to: bob.address, authorizationList }, 'latest'])).to.equal(word(7))
+  })
+
+  it('takes a JSON number (Anvil) or a hex quantity; zero (which Anvil takes, though its chain cannot then sign), a negative, fractional or missing id is -32602 naming the argument, and changes nothing', async () => {
+    const other = await createChain()
+    const ask: Request = (method, params = []) => other.request({ method, params })
+    for (const bad of [[0], ['0x0'], [-1], [1.5], ['seven'], ['0x1' + '0'.repeat(16)]]) {
       const error = await ask('anvil_setChainId', bad).catch((caught: { code: number; message: string }) => caught)
       expect(error).to.include({ code: -32602 })
       expect((error as { message: string }).message).to.match(/^invalid argument 0 \(chain id\)/)

@@ -9,6 +9,7 @@ import { createExecutionCommon, createTransactionCommon } from '../../lib/execut
 import { createDevnetEVM } from '../../lib/execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
 import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
+import { LiveChainId } from '../../lib/execution/live-chain-id.ts'
 import { withAccountFields } from '../../lib/state/account.ts'
 import { EVMStateAdapter } from '../../lib/state/evm-state-adapter.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
@@ -33,7 +34,7 @@ export function executionEnvironment(): ExecutionEnvironment {
     evm: createDevnetEVM(createExecutionCommon(31337, 'prague'), state, () => undefined),
     state,
     transactionCommon: createTransactionCommon(31337, 'prague'),
-    chainId: 31337n,
+    chainId: new LiveChainId(31337n),
     fees: ETHEREUM_FEE_RULES,
   }
 }

@@ -171,16 +171,17 @@ export const TransactionRejection = {
   invalidTransaction: 'invalid transaction',
 } as const
 
-/**
- * -32000: the pool refused a transaction, with geth's text (viem and ethers match on it). geth
- * puts most details after a colon, a few in parentheses: a detail that opens one follows a space.
- */
+/** -32000: the pool refused a transaction, with geth's text (viem and ethers match on it). */
 export class TransactionRejectedError extends RPCError {
   override name = 'TransactionRejectedError'
   /** The geth reason without the detail, e.g. `nonce too low`. */
   readonly reason: string
-  constructor(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string) {
-    super(RPCErrorCode.server, detail === undefined ? reason : `${reason}${detail.startsWith('(') ? ' ' : ': '}${detail}`)
+  /**
+   * @param detail what follows the reason, after `separator`: geth puts most details after a
+   *   colon, and a few in parentheses after a space (`transaction gas limit too high (cap: …)`)
+   */
+  constructor(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string, separator: ': ' | ' ' = ': ') {
+    super(RPCErrorCode.server, detail === undefined ? reason : `${reason}${separator}${detail}`)
     this.reason = reason
   }
 }

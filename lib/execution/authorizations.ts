@@ -3,7 +3,7 @@
  * clears the delegation), as a type-4 transaction applies them before its call — and as
  * `eth_call` / `eth_estimateGas` apply a request's `authorizationList`.
  */
-import { bytesToBigInt, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, MAX_UINT64, SECP256K1_ORDER_DIV_2, type Address as EVMAddress } from '@ethereumjs/util'
+import { bytesToBigInt, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, MAX_UINT64, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
@@ -18,6 +18,15 @@ const ZERO_ADDRESS_BYTES = new Uint8Array(20)
 /** Whether `code` is an EIP-7702 delegation. */
 export function isDelegated(code: Uint8Array): boolean {
   return equalsBytes(code.subarray(0, 3), DELEGATION_PREFIX)
+}
+
+/** The account that signed `authorization` (its authority); undefined if no key recovers from the signature. */
+export function authorityOf(authorization: Authorization): Address | undefined {
+  try {
+    return eoaCode7702RecoverAuthority(authorization).toString() as Address
+  } catch {
+    return undefined
+  }
 }
 
 /** The intrinsic gas of `count` authorizations (EIP-7702: PER_EMPTY_ACCOUNT_COST each). */
@@ -37,13 +46,8 @@ export async function applyAuthorizations(authorizations: readonly Authorization
     if (authorizedChain !== 0n && authorizedChain !== environment.chainId.value) continue
     const nonce = bytesToBigInt(nonceBytes)
     if (nonce >= MAX_UINT64 || bytesToBigInt(s) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(yParity) > 1n) continue
-    let authority: EVMAddress
-    try {
-      authority = eoaCode7702RecoverAuthority(authorization)
-    } catch {
-      continue
-    }
-    const authorityKey = authority.toString() as Address
+    const authorityKey = authorityOf(authorization)
+    if (authorityKey === undefined) continue
     environment.evm.journal.addAlwaysWarmAddress(authorityKey)
     const account = await readAccount(state, authorityKey)
     if (account !== undefined && account.code.length > 0 && !isDelegated(account.code)) continue

@@ -22,7 +22,6 @@ interface RunState {
   interpreter: { _result: { returnValue?: Uint8Array } }
 }
 
-
 /** Ends the frame's step loop, as reaching the end of its code does. */
 function halt(runState: RunState): void {
   runState.programCounter = runState.code.length

@@ -1,7 +1,7 @@
 /**
  * The opcode bytes the devnet's own EVM code names: the handlers it installs (word-opcodes,
- * halt-opcodes, evm-pacing) and what the tracer hooks single out (evm-hooks). The EVM's table
- * has the rest.
+ * halt-opcodes, evm-pacing), its step loop and interpreter (interpreter-loop, interpreter-factory)
+ * and what the tracer hooks single out (evm-hooks). The EVM's table has the rest.
  */
 
 export const STOP = 0x00

@@ -52,7 +52,7 @@ export interface CallOutcome {
   readonly error: EVMError | undefined
   /** With `recordAccess`: the addresses and storage slots the run touched beyond those warm from the start. */
   readonly accessed?: AccessList
-  /** The throwaway layer the call ran on: its writes over the view it was given (gas bought in full, none refunded). */
+  /** The throwaway layer the call ran on: its writes over the view it was given (gas bought in full and none refunded, unless a traced call settled it). */
   readonly state: StateLayer
 }
 

@@ -37,7 +37,6 @@ interface RunState {
   }
 }
 
-
 const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)
 

@@ -35,8 +35,8 @@ const constructors: Record<number, (values: Values, options: { common: Common })
   4: (values, options) => createEOACode7702TxFromBytesArray(values as never, options),
 }
 
-function reject(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string): never {
-  throw new TransactionRejectedError(reason, detail)
+function reject(reason: (typeof TransactionRejection)[keyof typeof TransactionRejection], detail?: string, separator?: ': ' | ' '): never {
+  throw new TransactionRejectedError(reason, detail, separator)
 }
 
 /** The transaction's envelope type; legacy transactions start with an RLP list byte. */
@@ -110,7 +110,7 @@ function hasValidSignatureValues(type: number, values: Values): boolean {
  */
 export function checkGasCap(gasLimit: bigint, common: Common): void {
   const cap = transactionGasCap(common)
-  if (cap !== undefined && gasLimit > cap) reject(TransactionRejection.gasLimitTooHigh, `(cap: ${cap}, tx: ${gasLimit})`)
+  if (cap !== undefined && gasLimit > cap) reject(TransactionRejection.gasLimitTooHigh, `(cap: ${cap}, tx: ${gasLimit})`, ' ')
 }
 
 /** EIP-7825's cap on a transaction's gas (2^24 from Osaka on); undefined before it. */

@@ -6,7 +6,8 @@
  * gas settled as a transaction's, and the includeEmpty refusal.
  */
 import { expect } from 'chai'
-import { getContractAddress, toHex, type Hex } from 'viem'
+import { getContractAddress, keccak256, toHex, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
 import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
@@ -128,6 +129,22 @@ describe('prestateTracer diffMode', () => {
       expect(diff.post).to.not.have.property(created)
       expect(diff.post[heir]).to.deep.equal({ balance: '0x64' })
       expect(diff.pre).to.not.have.property(heir)
+    })
+
+    it("a type-4 transaction's authority is touched (geth looks each up): before, as it was; after, its nonce and the delegation", async () => {
+      const probe = `0x${'00'.repeat(19)}c1` as Address
+      const sender = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+      const authority = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d')
+      const authorization = await authority.signAuthorization({ contractAddress: probe, chainId: 31337, nonce: 0 })
+      const raw = await sender.signTransaction({ type: 'eip7702', chainId: 31337, nonce: 0, to: ZERO, gas: 100_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, authorizationList: [authorization] })
+      const hash = await request('eth_sendRawTransaction', [raw])
+      const diff = await diffOf(chain, 'debug_traceTransaction', [hash, DIFF])
+      const delegated = `0xef0100${probe.slice(2)}` as Hex
+      const key = authority.address.toLowerCase() as Hex
+      expect(diff.post[key]).to.deep.equal({ code: delegated, codeHash: keccak256(delegated), nonce: 1 })
+      expect(diff.pre[key]).to.deep.equal({ balance: await request('eth_getBalance', [key, 'latest']) })
+      const prestate = (await request('debug_traceTransaction', [hash, { tracer: 'prestateTracer' }])) as Record<Hex, Account>
+      expect(prestate).to.have.property(key)
     })
 
     it('diffMode with includeEmpty is refused with geth\'s -32000 "cannot use diffMode with includeEmpty"', async () => {

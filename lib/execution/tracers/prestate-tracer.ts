@@ -1,6 +1,6 @@
 /**
  * geth's prestateTracer: every account and storage slot a run touched — sender, recipient,
- * coinbase, call and creation targets, BALANCE / EXTCODE* / SELFDESTRUCT operands, SLOAD /
+ * coinbase, EIP-7702 authorities, call and creation targets, BALANCE / EXTCODE* / SELFDESTRUCT operands, SLOAD /
  * SSTORE slots — with its value before the run (or, in diffMode, what the run changed:
  * prestate-diff.ts). Values are read from the state the run started on, once it is over (so a
  * forked chain loads each key once).
@@ -11,7 +11,7 @@ import { EMPTY_CODE } from '../../state/account.ts'
 import { readAccount, readStorage } from '../../state/state-source.ts'
 import type { StateView } from '../../state/state-view.ts'
 import type { Address } from '../../types.ts'
-import { isDelegated } from '../authorizations.ts'
+import { authorityOf, isDelegated } from '../authorizations.ts'
 import type { FrameEnd, OpcodeStep, PrestateTracerConfig, TraceStart, Tracer } from './tracer.ts'
 
 /** An account as it was before the run. */
@@ -91,6 +91,11 @@ export class PrestateTracer implements Tracer<Prestate> {
     this.touch(start.from)
     if (start.to !== undefined) this.touchCallee(start.to)
     this.touch(start.coinbase)
+    // geth looks up every authority that recovers, valid authorization or not.
+    for (const authorization of start.authorizationList) {
+      const authority = authorityOf(authorization)
+      if (authority !== undefined) this.touch(authority)
+    }
   }
 
   onOpcode(step: OpcodeStep): void {

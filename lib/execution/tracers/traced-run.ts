@@ -11,14 +11,11 @@ import type { Transaction } from '../../transactions/transaction.ts'
 import { ZERO_ADDRESS, type Address } from '../../types.ts'
 import type { BlockContext } from '../block-context.ts'
 import type { ExecutionEnvironment } from '../execution-environment.ts'
-import { callGasPrice, runCall, type CallOutcome, type CallRequest } from '../run-call.ts'
+import { callGasPrice, DEFAULT_CALL_GAS, runCall, type CallOutcome, type CallRequest } from '../run-call.ts'
 import { runTransaction } from '../run-transaction.ts'
 import { credit, type BlockPosition } from '../transaction-outcome.ts'
 import { TraceSession } from './evm-hooks.ts'
 import type { TracerHooks } from './tracer.ts'
-
-/** geth's RPCGasCap, as `eth_call` applies it (run-call.ts): a call's gas when it names none, and the most it may name. */
-const RPC_GAS_CAP = 50_000_000n
 
 /** Runs `transaction` on `state` in `block` as {@link runTransaction} does, reporting to `tracer`. */
 export async function traceTransaction(
@@ -30,7 +27,8 @@ export async function traceTransaction(
   tracer: TracerHooks,
 ): Promise<TransactionReceipt> {
   const { sender: from, to, data: input, value, gasLimit } = transaction
-  tracer.onTxStart?.({ from, to, input, value, gasLimit, coinbase: block.coinbase })
+  const authorizationList = transaction.kind === 'deposit' ? [] : transaction.authorizationList
+  tracer.onTxStart?.({ from, to, input, value, gasLimit, coinbase: block.coinbase, authorizationList })
   const session = new TraceSession(environment.evm, tracer, position.logCount)
   let receipt: TransactionReceipt
   try {
@@ -53,8 +51,8 @@ export async function traceTransaction(
  * The outcome's state is the state the call left.
  */
 export async function traceCall(request: CallRequest, view: StateView, block: BlockContext, environment: ExecutionEnvironment, tracer: TracerHooks): Promise<CallOutcome> {
-  const gasLimit = request.gas === undefined || request.gas > RPC_GAS_CAP ? RPC_GAS_CAP : request.gas
-  const start = { from: request.from ?? ZERO_ADDRESS, to: request.to, input: request.data ?? new Uint8Array(0), value: request.value ?? 0n, gasLimit, coinbase: block.coinbase }
+  const gasLimit = request.gas === undefined || request.gas > DEFAULT_CALL_GAS ? DEFAULT_CALL_GAS : request.gas
+  const start = { from: request.from ?? ZERO_ADDRESS, to: request.to, input: request.data ?? new Uint8Array(0), value: request.value ?? 0n, gasLimit, coinbase: block.coinbase, authorizationList: request.authorizationList ?? [] }
   tracer.onTxStart?.(start)
   const session = new TraceSession(environment.evm, tracer, 0)
   let outcome: CallOutcome

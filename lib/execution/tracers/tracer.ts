@@ -3,6 +3,7 @@
  * OnOpcode, OnLog, OnTxEnd), and which tracer a trace request asks for. Values are the engine's
  * (bigint, bytes, lowercase addresses); the RPC edge formats the results.
  */
+import type { Authorization } from '../../transactions/transaction.ts'
 import type { Address } from '../../types.ts'
 
 /** A call frame's kind, by the opcode (or transaction) that opened it, as geth names them. */
@@ -19,6 +20,8 @@ export interface TraceStart {
   readonly gasLimit: bigint
   /** The block's fee recipient. */
   readonly coinbase: Address
+  /** EIP-7702 authorizations (a type-4 transaction's, or a call's); empty for none. */
+  readonly authorizationList: readonly Authorization[]
 }
 
 /** A frame entered (geth's OnEnter); `depth` 0 is the transaction's own frame. */

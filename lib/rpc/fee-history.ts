@@ -61,13 +61,13 @@ export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount:
   }
   const newestBlock = feeBlocks[feeBlocks.length - 1]
   const baseFees = [...feeBlocks.map((block) => block.baseFeePerGas), rules.nextBaseFee(newestBlock)]
-  const result: Record<string, unknown> = {
+  // geth's field order; `reward` only when percentiles are asked for.
+  return {
     oldestBlock: toQuantity(oldest),
+    ...(percentiles.length > 0 ? { reward: feeBlocks.map((block) => rewards(block, percentiles).map(toQuantity)) } : {}),
     baseFeePerGas: baseFees.map(toQuantity),
     gasUsedRatio: feeBlocks.map((block) => Number(block.gasUsed) / Number(block.gasLimit)),
     baseFeePerBlobGas: baseFees.map(() => '0x1'),
     blobGasUsedRatio: feeBlocks.map(() => 0),
   }
-  if (percentiles.length > 0) result.reward = feeBlocks.map((block) => rewards(block, percentiles).map(toQuantity))
-  return result
 }

@@ -1,7 +1,7 @@
 /**
  * The state controls over RPC (Anvil's and Hardhat's): balances, nonces, code, storage,
  * ERC-20 balances and allowances, and impersonation. They edit `latest` and `pending` at once
- * and seal no block. Hardhat's names answer `true`, Anvil's `null`, as each does.
+ * and seal no block. Hardhat's names answer `true`, Anvil's `null` (`anvil_setStorageAt`: `true`), as each does.
  */
 import { parseAddress, parseData } from './hex.ts'
 import { anvilAndHardhat, method, required, type MethodDefinition } from './method-definition.ts'
@@ -35,10 +35,11 @@ export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
       return answer
     }),
   ),
-  ...anvilAndHardhat('setStorageAt', (answer) =>
+  // Both names answer true: Anvil's anvil_setStorageAt returns a bool, unlike its other setters.
+  ...anvilAndHardhat('setStorageAt', () =>
     method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async ({ engine }, account, slot, value) => {
       await engine.controls.setStorageAt(account, slot, value)
-      return answer
+      return true
     }),
   ),
   ...anvilAndHardhat('dealERC20', (answer) =>

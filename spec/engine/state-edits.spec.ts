@@ -164,13 +164,13 @@ describe('cheats', () => {
     })
   })
 
-  describe('setStorageAt (anvil_setStorageAt null, hardhat_setStorageAt true)', () => {
+  describe('setStorageAt (both names answer true: Anvil 1.7.1 returns a bool here, unlike its other setters)', () => {
     it('getStorageAt reads the word at latest and pending, and Counter.count (slot 0) returns it', async () => {
       const chain = await createChain({ clock: 'manual' })
       await chain.setCode(planted, Counter.deployedBytecode)
       // viem and ethers send the value as a full 32-byte word.
       const word = `0x${'00'.repeat(31)}2a` as Hex
-      expect(await request(chain, 'anvil_setStorageAt', planted, '0x0', word)).to.equal(null)
+      expect(await request(chain, 'anvil_setStorageAt', planted, '0x0', word)).to.equal(true)
       expect(await request(chain, 'eth_getStorageAt', planted, '0x0', 'latest')).to.equal(word)
       expect(await request(chain, 'eth_getStorageAt', planted, '0x0', 'pending')).to.equal(word)
       expect(await count(chain, planted, 'latest')).to.equal(42n)

@@ -163,6 +163,7 @@ export const TransactionRejection = {
   floorDataGas: 'insufficient gas for floor data gas cost',
   gasLimitExceeded: 'exceeds block gas limit',
   gasLimitTooHigh: 'transaction gas limit too high',
+  feeCapTooLow: 'max fee per gas less than block base fee',
   invalidSender: 'invalid sender',
   tipAboveFeeCap: 'max priority fee per gas higher than max fee per gas',
   typeNotSupported: 'transaction type not supported',

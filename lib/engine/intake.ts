@@ -272,6 +272,12 @@ export class TransactionIntake {
     const extraCost = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit)
     checkAgainstState(transaction, { pool, pending, blockGasLimit, extraCost })
     const { context, ticks } = builder.pending
+    // Under automine no block comes unless a transaction is ready: one that cannot pay the next
+    // block's base fee would wait forever, and the sender's next ones behind it. Anvil and
+    // Hardhat refuse it; the text is geth's for a block that cannot include it.
+    if (mining.mode === 'auto' && transaction.maxFeePerGas < context.baseFeePerGas) {
+      throw new TransactionRejectedError(TransactionRejection.feeCapTooLow, `address ${transaction.sender}, maxFeePerGas: ${transaction.maxFeePerGas}, baseFee: ${context.baseFeePerGas}`)
+    }
     const view = {
       nonceOf: (sender: Address) => heldAccount(pending, sender)?.nonce ?? 0n,
       now: this.parts.now(),

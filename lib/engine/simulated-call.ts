@@ -11,7 +11,7 @@ import { toHex } from '../bytes.ts'
 import type { IncludedTransaction } from '../blocks/block.ts'
 import { logsBloom } from '../blocks/bloom.ts'
 import type { Log } from '../blocks/receipt.ts'
-import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
+import { InvalidParamsError, RPCErrorCode, SimulationError, TransactionRejection } from '../errors.ts'
 import type { BlockContext, toEVMBlock } from '../execution/block-context.ts'
 import { applyAuthorizations } from '../execution/authorizations.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
@@ -101,7 +101,7 @@ export async function runSimulatedCall(call: SimulatedCallRequest, run: BlockRun
   }
   if (request.validation || !free) {
     if (feeCap < tip) throw new InvalidParamsError(`max priority fee per gas higher than max fee per gas: address ${address}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`)
-    if (feeCap < baseFee) throw new SimulationError(RPCErrorCode.simulateBaseFeeTooLow, `max fee per gas less than block base fee: address ${address}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`)
+    if (feeCap < baseFee) throw new SimulationError(RPCErrorCode.simulateBaseFeeTooLow, `${TransactionRejection.feeCapTooLow}: address ${address}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`)
   }
   const data = call.data ?? new Uint8Array(0)
   const maxInitCode = environment.transactionCommon.param('maxInitCodeSize')

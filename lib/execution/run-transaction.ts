@@ -9,6 +9,7 @@
  */
 import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
+import { TransactionRejection } from '../errors.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import { withAccountFields } from '../state/account.ts'
 import { evmAddress } from '../state/evm-address.ts'
@@ -51,7 +52,7 @@ function checkExecutable(transaction: UserTransaction, state: StateLayer, block:
     throw new UnexecutableTransactionError('sender not an eoa')
   }
   if (transaction.maxFeePerGas < block.baseFeePerGas) {
-    throw new UnexecutableTransactionError('max fee per gas less than block base fee')
+    throw new UnexecutableTransactionError(TransactionRejection.feeCapTooLow)
   }
   if ((sender?.balance ?? 0n) < transaction.cost + extra) {
     throw new UnexecutableTransactionError('insufficient funds for gas * price + value')

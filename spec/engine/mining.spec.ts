@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { createTestClient, custom, type Hex } from 'viem'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
-import { ZERO_HASH, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
+import { rejection, ZERO_HASH, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
 import { recordEvents, strictlyIncreasing, timestamps } from '../support/controls-world.ts'
 import { killAll, ROOT, spawnCli, startCli } from '../support/server-cli.ts'
 import { GWEI, signer } from '../support/wallet.ts'
@@ -138,6 +138,23 @@ describe('mining modes', () => {
       const held = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 2n, nonce: 1 }))
       expect(await request(chain, 'service_transactionStatus', held)).to.deep.equal({ status: 'Known' })
       expect(chain.blockNumber()).to.equal(0n)
+    })
+
+    it("a fee cap below the next block's base fee is refused, -32000 with geth's text (Anvil and Hardhat refuse it too: no block could take it); under interval mining it waits, as in geth's pool", async () => {
+      const chain = await createChain({ clock: 'manual', mining: 'auto' })
+      const alice = signer(chain, 0)
+      const baseFee = chain.pending.context.baseFeePerGas
+      const low = await alice.sign({ to: carol, value: 1n, nonce: 0, maxFeePerGas: baseFee - 1n, maxPriorityFeePerGas: 1n })
+      const error = await rejection(chain.sendRawTransaction(low))
+      expect([error.code, error.message]).to.deep.equal([-32000, `max fee per gas less than block base fee: address ${alice.address.toLowerCase()}, maxFeePerGas: ${baseFee - 1n}, baseFee: ${baseFee}`])
+      expect(await request(chain, 'txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' })
+      // The sender's next transaction is not stuck behind it.
+      await chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 0 }))
+      expect(chain.blockNumber()).to.equal(1n)
+
+      const waiting = await createChain({ clock: 'manual', mining: 'interval' })
+      const hash = await waiting.sendRawTransaction(await signer(waiting, 0).sign({ to: carol, value: 1n, nonce: 0, maxFeePerGas: baseFee - 1n, maxPriorityFeePerGas: 1n }))
+      expect(await request(waiting, 'service_transactionStatus', hash)).to.deep.equal({ status: 'Known' })
     })
 
     it('eth_sendRawTransactionSync: a ready transaction answers its sealed receipt at once; one behind a gap times out on the chain clock with code 4', async () => {

@@ -11,7 +11,7 @@ import { sign } from 'viem/accounts'
 
 type Item = Uint8Array | Item[]
 
-/** geth's pool rejection texts (core/txpool/errors.go, core/error.go); a detail may follow ': '. */
+/** geth's pool rejection texts (core/txpool/errors.go, core/error.go); a detail may follow ': ' (or, for the gas cap, ' ('). */
 export const REJECTION_TEXTS = [
   'already known',
   'nonce too low',
@@ -20,6 +20,8 @@ export const REJECTION_TEXTS = [
   'intrinsic gas too low',
   'insufficient gas for floor data gas cost',
   'exceeds block gas limit',
+  'transaction gas limit too high',
+  'max fee per gas less than block base fee',
   'max priority fee per gas higher than max fee per gas',
   'invalid sender',
   'transaction type not supported',
@@ -30,7 +32,7 @@ export const REJECTION_TEXTS = [
 
 /** Whether `message` is one of geth's rejection texts, with or without a detail. */
 export function isRejectionText(message: string): boolean {
-  return REJECTION_TEXTS.some((text) => message === text || message.startsWith(`${text}: `))
+  return REJECTION_TEXTS.some((text) => message === text || message.startsWith(`${text}: `) || message.startsWith(`${text} (`))
 }
 
 /** Random byte strings: short, typed-looking, RLP lists behind a type byte, and oversized ones. */

@@ -7,7 +7,6 @@ const GETH_TEXTS: Readonly<Record<string, string>> = {
   'code size to deposit exceeds maximum code size': 'max code size exceeded',
   'stack underflow': 'stack underflow',
   'stack overflow': 'stack overflow',
-  'invalid JUMP': 'invalid jump destination',
   'static state change': 'write protection',
   'create collision': 'contract address collision',
   'insufficient balance': 'insufficient balance for transfer',
@@ -17,11 +16,17 @@ const GETH_TEXTS: Readonly<Record<string, string>> = {
   revert: 'execution reverted',
 }
 
+/** The start of the library's text for a jump to a byte that is no JUMPDEST. */
+const INVALID_JUMP = 'invalid JUMP'
+
 /**
  * geth's text for `error`. An invalid opcode names the opcode, `op` when the caller knows it,
  * else INVALID (0xfe, what Solidity's `assert` compiled to before 0.8).
  */
 export function evmErrorText(error: EVMError, op = 'INVALID'): string {
   if (error.error === 'invalid opcode') return `invalid opcode: ${op}`
+  // The library says where a bad jump was ("invalid JUMP at <code hash>/<address>:<pc>"); geth does not.
+  if (error.error.startsWith(INVALID_JUMP)) return 'invalid jump destination'
   return GETH_TEXTS[error.error] ?? error.error
 }
+

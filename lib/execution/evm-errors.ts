@@ -6,7 +6,8 @@ const GETH_TEXTS: Readonly<Record<string, string>> = {
   'code store out of gas': 'contract creation code storage out of gas',
   'code size to deposit exceeds maximum code size': 'max code size exceeded',
   'stack underflow': 'stack underflow',
-  'stack overflow': 'stack overflow',
+  // geth names the stack's length and the opcode's limit: 1024 and 1023 for every opcode that overflows it (a net push of one).
+  'stack overflow': 'stack limit reached 1024 (1023)',
   'static state change': 'write protection',
   'create collision': 'contract address collision',
   'insufficient balance': 'insufficient balance for transfer',

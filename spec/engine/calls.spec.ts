@@ -127,11 +127,16 @@ describe('eth_call', () => {
     expect(error.code).to.equal(-32000)
     expect(error.message).to.match(/^invalid opcode/)
     expect(error.data).to.equal(undefined)
-    // PUSH1 4 JUMP to a byte that is no JUMPDEST: geth's text, without the library's location after it.
+    // PUSH1 4 JUMP to a byte that is no JUMPDEST: geth's text (core/vm/errors.go), without the library's location after it.
     const jumper = `0x${'00'.repeat(19)}c6` as Address
     await chain.request({ method: 'anvil_setCode', params: [jumper, '0x600456'] })
     const jump = await rejection(chain.call({ to: jumper }))
     expect([jump.code, jump.message]).to.deep.equal([-32000, 'invalid jump destination'])
+    // JUMPDEST PUSH1 0 PUSH1 0 JUMP: a word more each loop, until the stack holds 1024 (geth's ErrStackOverflow).
+    const pusher = `0x${'00'.repeat(19)}c7` as Address
+    await chain.request({ method: 'anvil_setCode', params: [pusher, '0x5b6000600056'] })
+    const overflow = await rejection(chain.call({ to: pusher }))
+    expect([overflow.code, overflow.message]).to.deep.equal([-32000, 'stack limit reached 1024 (1023)'])
   })
 
   it('a call never changes state: touchThenRevert and increment leave storage, balances and nonces as they were', async () => {

@@ -19,6 +19,7 @@ import { runTransaction, UnexecutableTransactionError } from '../execution/run-t
 import type { BlockPosition } from '../execution/transaction-outcome.ts'
 import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
 import { prestateDiff, type PrestateDiff } from '../execution/tracers/prestate-diff.ts'
+import { ParityTracer, type ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import { PrestateTracer, type Prestate } from '../execution/tracers/prestate-tracer.ts'
 import { StructLogger, type StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import { traceCall, traceTransaction } from '../execution/tracers/traced-run.ts'
@@ -53,6 +54,7 @@ export type TraceResult =
   | { readonly tracer: 'callTracer'; readonly result: CallFrame }
   | { readonly tracer: 'prestateTracer'; readonly result: Prestate }
   | { readonly tracer: 'prestateDiff'; readonly result: PrestateDiff }
+  | { readonly tracer: 'parity'; readonly result: ParityTrace[] }
 
 /** One transaction's trace within a block trace. */
 export interface TransactionTrace {
@@ -87,6 +89,11 @@ async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: Tra
       const tracer = new CallTracer(spec.config)
       await run(tracer)
       return { tracer: 'callTracer', result: tracer.result() }
+    }
+    case 'parity': {
+      const tracer = new ParityTracer()
+      await run(tracer)
+      return { tracer: 'parity', result: tracer.result() }
     }
     case 'prestateTracer': {
       const tracer = new PrestateTracer(spec.config, before)

@@ -18,6 +18,7 @@ import { stateControlMethods } from './state-control-methods.ts'
 import { stateMethods } from './state-methods.ts'
 import { testMethods } from './test-methods.ts'
 import { traceMethods } from './trace-methods.ts'
+import { parityTraceMethods } from './parity-trace-methods.ts'
 import { transactionMethods } from './transaction-methods.ts'
 import { txpoolMethods } from './txpool-methods.ts'
 
@@ -64,6 +65,8 @@ const readTargets: Readonly<Record<string, ReadTarget>> = {
   eth_getRawTransactionByHash: transaction,
   debug_traceTransaction: transaction,
   debug_getRawTransaction: transaction,
+  trace_transaction: transaction,
+  trace_block: contents(0),
 }
 
 /** `definitions` with each method's read target from {@link readTargets}. */
@@ -84,6 +87,7 @@ export const methods: Readonly<Record<string, MethodDefinition>> = withReadTarge
   ...signMethods,
   ...filterMethods,
   ...traceMethods,
+  ...parityTraceMethods,
   ...testMethods,
   ...faultMethods,
   ...stateControlMethods,

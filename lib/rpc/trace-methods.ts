@@ -178,6 +178,9 @@ function formatTrace(trace: TraceResult): Record<string, unknown> {
       return formatPrestate(trace.result)
     case 'prestateDiff':
       return formatPrestateDiff(trace.result)
+    case 'parity':
+      // Only the trace_* methods ask for these, and they give them their place (format-parity.ts).
+      throw new Error('parity traces are not a debug_trace* answer')
   }
 }
 

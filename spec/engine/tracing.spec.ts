@@ -15,7 +15,7 @@ import type { ChainEmitter } from '../../lib/engine/events.ts'
 import { createChain, RPCError, type Chain } from '../../lib/index.ts'
 import { resolveChainOptions } from '../../lib/options.ts'
 import type { Address } from '../../lib/types.ts'
-import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
 import { rejection, receiptOf, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
 import { Tracee } from '../support/trace-contracts.ts'
 import { sendTraceWorkload, traceeCall, type SentTransaction } from '../support/trace-workload.ts'
@@ -50,12 +50,7 @@ describe('debug tracing', () => {
     let sent: SentTransaction[] = []
 
     before(async function () {
-      const started = await startAnvil(['--steps-tracing', '--hardfork', 'prague'])
-      if ('unavailable' in started) {
-        console.log(`\n      NOTICE: Anvil could not start, so the Anvil comparisons are SKIPPED: ${started.unavailable}\n`)
-        this.skip()
-      }
-      anvil = started as AnvilNode
+      anvil = await anvilOrSkip(this, ['--steps-tracing', '--hardfork', 'prague'])
       // Automine on both: each transaction in a block of its own, as Anvil mines them.
       chain = await createChain({ clock: 'manual', mining: 'auto' })
       ;({ tracee, sent } = await sendTraceWorkload(chain, anvil))

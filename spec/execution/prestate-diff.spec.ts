@@ -10,7 +10,7 @@ import { getContractAddress, keccak256, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
-import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
 import { sendTraceWorkload, traceeCall } from '../support/trace-workload.ts'
 import { signer } from '../support/wallet.ts'
 
@@ -49,12 +49,7 @@ describe('prestateTracer diffMode', () => {
     const hashes: Hex[] = []
 
     before(async function () {
-      const started = await startAnvil(['--hardfork', 'prague'])
-      if ('unavailable' in started) {
-        console.log(`\n      NOTICE: Anvil could not start, so the Anvil comparisons are SKIPPED: ${started.unavailable}\n`)
-        this.skip()
-      }
-      anvil = started as AnvilNode
+      anvil = await anvilOrSkip(this, ['--hardfork', 'prague'])
       chain = await createChain({ clock: 'manual', mining: 'auto', coinbase: ZERO })
       const workload = await sendTraceWorkload(chain, anvil)
       tracee = workload.tracee

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai'
 import { createChain, type Chain } from '../../lib/index.ts'
-import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
 
 const CODE_AT = `0x${'00'.repeat(19)}c0`
 const CODE = '0x36600f57600054'
@@ -56,12 +56,7 @@ describe("eth_getAccountInfo (Anvil's)", () => {
   describe('against Anvil 1.7.1 taking the same steps', () => {
     let anvil: AnvilNode | undefined
     before(async function () {
-      const started = await startAnvil([])
-      if ('unavailable' in started) {
-        console.log(`      Anvil could not start here (${started.unavailable}): the comparison is skipped`)
-        this.skip()
-      }
-      anvil = started as AnvilNode
+      anvil = await anvilOrSkip(this, [])
       let last = ''
       await steps(async (method, params) => {
         const result = await anvil!.request(method, params)

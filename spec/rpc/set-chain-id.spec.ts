@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import { parseGwei, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
-import { startAnvil, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
 
 /** The first dev account of the default mnemonic (Anvil's and ours). */
 const alice = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -131,12 +131,7 @@ describe('anvil_setChainId', () => {
     let anvil: AnvilNode | undefined
     let theirs: Awaited<ReturnType<typeof steps>>
     before(async function () {
-      const started = await startAnvil([])
-      if ('unavailable' in started) {
-        console.log(`      Anvil could not start here (${started.unavailable}): the comparison is skipped`)
-        this.skip()
-      }
-      anvil = started as AnvilNode
+      anvil = await anvilOrSkip(this, [])
       theirs = await steps((method, params = []) => anvil!.request(method, params), (hash) => anvil!.mined(hash))
     })
     after(() => anvil?.stop())

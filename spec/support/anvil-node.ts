@@ -73,6 +73,19 @@ export function startAnvil(args: readonly string[]): Promise<AnvilNode | { reado
   })
 }
 
+/**
+ * Anvil for a suite's `before` hook (`context` is the hook's `this`): started with `args`, or,
+ * where it cannot start, a visible notice and the suite's comparisons skipped.
+ */
+export async function anvilOrSkip(context: Mocha.Context, args: readonly string[]): Promise<AnvilNode> {
+  const started = await startAnvil(args)
+  if ('unavailable' in started) {
+    console.log(`\n      NOTICE: Anvil could not start, so the Anvil comparisons are SKIPPED: ${started.unavailable}\n`)
+    context.skip()
+  }
+  return started as AnvilNode
+}
+
 const MINED_POLL_MS = 20
 const MINED_TIMEOUT_MS = 2_000
 

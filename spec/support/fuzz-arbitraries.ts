@@ -177,6 +177,10 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   debug_traceBlockByHash: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (config)', 'object', false, {})],
   debug_traceCall: [p('0 (call)', 'call', true, { to: BOB }), p('1 (block)', 'block', false, 'latest'), p('2 (config)', 'object', false, {})],
   debug_getRawTransaction: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  // Parity's flat traces (Anvil's trace namespace).
+  trace_transaction: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  trace_block: [p('0 (block)', 'block', true, 'latest')],
+  trace_filter: [p('0 (filter)', 'object', true, {})],
   debug_getRawHeader: [p('0 (block)', 'block', true, 'latest')],
   debug_getRawBlock: [p('0 (block)', 'block', true, 'latest')],
   debug_getRawReceipts: [p('0 (block)', 'block', true, 'latest')],

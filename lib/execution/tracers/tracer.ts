@@ -129,10 +129,12 @@ export interface PrestateTracerConfig {
 
 /**
  * The tracer a trace request names, with its options, and its time box: geth's `timeout` in ms
- * (default: the chain's call timeout; 0 or less: over before it starts).
+ * (default: the chain's call timeout; 0 or less: over before it starts). `parity` is the
+ * `trace_*` methods' flat list.
  */
 export type TracerSpec = (
   | { readonly tracer: 'structLogger'; readonly config: StructLoggerConfig }
   | { readonly tracer: 'callTracer'; readonly config: CallTracerConfig }
   | { readonly tracer: 'prestateTracer'; readonly config: PrestateTracerConfig }
+  | { readonly tracer: 'parity' }
 ) & { readonly timeoutMs?: number }

@@ -1,0 +1,173 @@
+/**
+ * trace_transaction, trace_block and trace_filter (Parity's flat traces, as Anvil serves them):
+ * judged against Anvil 1.7.1 on the same signed transactions and on hand-written code, then what
+ * only the devnet has (a pre-confirmed transaction, the sealed endpoint) and the edges (unknown
+ * transactions, genesis, blocks beyond the head, bad filters).
+ */
+import { expect } from 'chai'
+import type { Hex } from 'viem'
+import { parityError } from '../../lib/execution/tracers/parity-tracer.ts'
+import { createChain, type Chain } from '../../lib/index.ts'
+import type { Address } from '../../lib/types.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+import { sendTraceWorkload, type SentTransaction } from '../support/trace-workload.ts'
+import { signer } from '../support/wallet.ts'
+
+type Trace = { action: Record<string, unknown>; blockHash: Hex; blockNumber: number; error?: string; result: Record<string, unknown> | null; subtraces: number; traceAddress: number[]; transactionHash: Hex; transactionPosition: number; type: string }
+type Request = (method: string, params: unknown[]) => Promise<unknown>
+
+const ZERO_HASH = `0x${'00'.repeat(32)}` as Hex
+const BENEFICIARY = `0x${'00'.repeat(19)}be` as Address
+
+/** Hand-written code, each run in a transaction of its own: [code, balance the contract starts with, a slot-0 value set first]. */
+const PROGRAMS: Record<string, [Hex, Hex, Hex | undefined]> = {
+  // PUSH20 beneficiary SELFDESTRUCT: a suicide trace carrying the balance.
+  selfdestruct: [`0x73${BENEFICIARY.slice(2)}ff`, '0x64', undefined],
+  // CALL 0x…ca with 1 wei from an account holding none: the refused sub-call has no result.
+  refused: [`0x60006000600060006001${'73' + '00'.repeat(19) + 'ca'}61fffff1`, '0x0', undefined],
+  invalid: ['0xfe', '0x0', undefined],
+  // JUMPDEST PUSH1 0 JUMP until the gas runs out.
+  loop: ['0x5b600056', '0x0', undefined],
+  // ADD on an empty stack.
+  underflow: ['0x01', '0x0', undefined],
+  // REVERT(0, 0): a revert keeps its result.
+  revert: ['0x60006000fd', '0x0', undefined],
+  // PUSH1 4 JUMP to a byte that is no JUMPDEST.
+  badJump: ['0x600456', '0x0', undefined],
+  // SSTORE(0, 0) over a 1: the top frame's gas used is the code's, before the refund.
+  refund: ['0x600060005500', '0x0', `0x${'00'.repeat(31)}01`],
+  // CALL the identity precompile: listed, as Anvil lists it.
+  precompile: ['0x600060006000600060006004610fa0f100', '0x0', undefined],
+}
+
+/** Runs each program from the third dev account on a node; returns the transaction hashes by program. */
+async function runPrograms(request: Request, mined: (hash: Hex) => Promise<void>): Promise<Record<string, Hex>> {
+  const from = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
+  const hashes: Record<string, Hex> = {}
+  for (const [index, [name, [code, balance, slot]]] of Object.entries(PROGRAMS).entries()) {
+    const address = `0x${'00'.repeat(18)}c0${index.toString(16).padStart(2, '0')}`
+    await request('anvil_setCode', [address, code])
+    await request('anvil_setBalance', [address, balance])
+    if (slot !== undefined) await request('anvil_setStorageAt', [address, '0x0', slot])
+    hashes[name] = (await request('eth_sendTransaction', [{ from, to: address, gas: '0x10000' }])) as Hex
+    await mined(hashes[name])
+  }
+  return hashes
+}
+
+/** Traces as both nodes can agree on them: block hashes differ (their timestamps do). */
+const placed = (traces: Trace[]) => traces.map(({ blockHash: _, ...trace }) => trace)
+
+describe('trace_transaction, trace_block, trace_filter (Parity flat traces)', () => {
+  describe('against Anvil 1.7.1 (--hardfork prague), the same signed transactions on both', function () {
+    this.timeout(60_000)
+    let anvil: AnvilNode | undefined
+    let chain: Chain
+    let sent: SentTransaction[]
+    const programs: Record<'ours' | 'theirs', Record<string, Hex>> = { ours: {}, theirs: {} }
+    const ours = (method: string, params: unknown[]) => chain.request({ method, params }) as Promise<Trace[]>
+
+    before(async function () {
+      anvil = await anvilOrSkip(this, ['--hardfork', 'prague'])
+      chain = await createChain({ clock: 'manual', mining: 'auto' })
+      ;({ sent } = await sendTraceWorkload(chain, anvil))
+      programs.ours = await runPrograms((method, params) => chain.request({ method, params }), async () => {})
+      programs.theirs = await runPrograms((method, params) => anvil!.request(method, params), (hash) => anvil!.mined(hash))
+    })
+    after(() => anvil?.stop())
+
+    it('a deployment (with a CREATE in its constructor), nested calls with value, a revert, CREATE and CREATE2: the same traces', async () => {
+      for (const { hash } of sent) {
+        const theirs = await anvil!.request<Trace[]>('trace_transaction', [hash])
+        expect(placed(await ours('trace_transaction', [hash])), hash).to.deep.equal(placed(theirs))
+      }
+    })
+
+    it("hand-written code: a self-destruct, a refused transfer, INVALID, out of gas, a bad jump, a revert, a refund, a precompile call; errors in Parity's words (Anvil leaks 'StackUnderflow')", async () => {
+      for (const name of Object.keys(PROGRAMS)) {
+        const strip = (traces: Trace[]) => placed(traces).map(({ transactionHash: _, blockNumber: __, ...trace }) => trace)
+        const theirs = strip(await anvil!.request<Trace[]>('trace_transaction', [programs.theirs[name]]))
+        if (name === 'underflow') theirs[0].error = 'Stack underflow'
+        expect(strip(await ours('trace_transaction', [programs.ours[name]])), name).to.deep.equal(theirs)
+      }
+    })
+
+    it('trace_block: every transaction of the block in order, as Anvil has them; trace_filter keeps the callers, callees and window asked for', async () => {
+      const { blockNumber } = (await chain.request({ method: 'eth_getTransactionReceipt', params: [sent[1].hash] })) as { blockNumber: Hex }
+      const theirs = await anvil!.request<Trace[]>('trace_block', [blockNumber])
+      expect(placed(await ours('trace_block', [blockNumber]))).to.deep.equal(placed(theirs))
+      const tracee = (await ours('trace_transaction', [sent[1].hash]))[0].action.to as Address
+      const filters = [
+        { fromBlock: '0x1', toBlock: '0x4' },
+        { fromBlock: '0x1', toBlock: '0x4', fromAddress: [tracee] },
+        { fromBlock: '0x1', toBlock: '0x4', toAddress: [tracee], after: 1, count: 1 },
+        { fromBlock: '0x2', toBlock: '0x3', count: 3 },
+      ]
+      for (const filter of filters) {
+        const theirsFiltered = await anvil!.request<Trace[]>('trace_filter', [filter])
+        expect(placed(await ours('trace_filter', [filter])), JSON.stringify(filter)).to.deep.equal(placed(theirsFiltered))
+      }
+    })
+  })
+
+  describe('what only the devnet has, and the edges', () => {
+    let chain: Chain
+    const request = (method: string, params: unknown[]) => chain.request({ method, params })
+    beforeEach(async () => {
+      chain = await createChain({ clock: 'manual' })
+    })
+
+    it('a pre-confirmed transaction is traced in the pending block (hash zero, the next number); the sealed endpoint has no trace of it until it seals', async () => {
+      const alice = signer(chain, 0)
+      const hash = await chain.sendRawTransaction(await alice.sign({ to: null, data: '0x600a600c600039600a6000f3602a60005260206000f3' as Hex, gas: 200_000n, nonce: 0 }))
+      await chain.tick()
+      const [trace] = (await request('trace_transaction', [hash])) as Trace[]
+      expect(trace).to.include({ blockHash: ZERO_HASH, blockNumber: 1, transactionHash: hash, transactionPosition: 0, type: 'create' })
+      expect(await request('trace_block', ['pending'])).to.deep.equal([trace])
+      expect(await chain.sealed.request({ method: 'trace_transaction', params: [hash] })).to.deep.equal([])
+      await chain.mine()
+      const block = (await request('eth_getBlockByNumber', ['0x1', false])) as { hash: Hex }
+      expect(await chain.sealed.request({ method: 'trace_transaction', params: [hash] })).to.deep.equal([{ ...trace, blockHash: block.hash }])
+    })
+
+    it('no traces ([] as Anvil answers): an unknown or only pooled transaction, genesis, a block beyond the head', async () => {
+      const queued = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: BENEFICIARY, nonce: 5 }))
+      expect(await request('trace_transaction', [ZERO_HASH])).to.deep.equal([])
+      expect(await request('trace_transaction', [queued])).to.deep.equal([])
+      expect(await request('trace_block', ['earliest'])).to.deep.equal([])
+      expect(await request('trace_block', ['0x99'])).to.deep.equal([])
+      expect(await request('trace_filter', [{}])).to.deep.equal([])
+    })
+
+    it('bad parameters are -32602 naming the argument; a reversed range gets the error Anvil gives', async () => {
+      const cases: [string, unknown[], string][] = [
+        ['trace_transaction', ['0x12'], 'invalid argument 0 (hash)'],
+        ['trace_block', ['newest'], 'invalid argument 0 (block)'],
+        ['trace_filter', [[]], 'invalid argument 0 (filter): expected a trace filter object'],
+        ['trace_filter', [{ fromAddress: '0x12' }], 'invalid argument 0 (filter).fromAddress: expected an array of addresses'],
+        ['trace_filter', [{ toAddress: ['0x12'] }], 'invalid argument 0 (filter).toAddress[0]'],
+        ['trace_filter', [{ count: -1 }], 'invalid argument 0 (filter).count'],
+        ['trace_filter', [{ fromBlock: '0x5', toBlock: '0x1' }], 'invalid argument 0 (filter): invalid block range, ensure that to block is greater than from block'],
+      ]
+      for (const [method, params, message] of cases) {
+        const error = await request(method, params).catch((caught: { code: number; message: string }) => caught)
+        expect(error, message).to.include({ code: -32602 })
+        expect((error as { message: string }).message).to.contain(message)
+      }
+    })
+
+    it("geth's errors in Parity's words (eth/tracers/native/call_flat.go), anything else as it is", () => {
+      const cases: [string, string][] = [
+        ['execution reverted', 'Reverted'],
+        ['out of gas', 'Out of gas'],
+        ['contract creation code storage out of gas', 'Out of gas'],
+        ['invalid opcode: INVALID', 'Bad instruction'],
+        ['invalid jump destination', 'Bad jump destination'],
+        ['stack underflow (0 <=> 2)', 'Stack underflow'],
+        ['stack limit reached 1024 (1023)', 'Out of stack'],
+        ['write protection', 'write protection'],
+      ]
+      expect(cases.map(([geth]) => parityError(geth))).to.deep.equal(cases.map(([, parity]) => parity))
+    })
+  })
+})

@@ -1,12 +1,14 @@
 /**
  * `eth_feeHistory` as geth answers it: for `blockCount` blocks ending at `newestBlock`, each
  * block's base fee (plus the next one's), gas used ratio and, per requested percentile, the
- * effective tip below which that share of the block's gas was paid.
+ * effective tip below which that share of the block's gas was paid. A newest block beyond the
+ * head is geth's -32000 `request beyond head block` (eth/gasprice/feehistory.go).
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
 import { daFootprint } from '../builder/pending-block.ts'
 import type { BlockResolver, BlockSelector } from '../engine/block-resolver.ts'
+import { RejectedParameterError } from '../errors.ts'
 import { toQuantity } from './hex.ts'
 
 /** geth's maximum block count per request (more is silently capped). */
@@ -42,6 +44,9 @@ function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
 /** The `eth_feeHistory` result. */
 export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
   if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
+  if ('number' in newest && newest.number > blocks.headNumber) {
+    throw new RejectedParameterError(`request beyond head block: requested ${newest.number}, head ${blocks.headNumber}`)
+  }
   const resolved = blocks.resolve(newest)
   const includesPending = resolved.kind === 'pending'
   const last = includesPending ? resolved.block.context.number : resolved.block.header.number

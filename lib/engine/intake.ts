@@ -264,6 +264,13 @@ export class TransactionIntake {
     const { pool, builder, events, mining } = this.parts
     const blockGasLimit = this.parts.settings.gasLimit
     checkIntrinsic(transaction, blockGasLimit)
+    // Under automine no block comes unless a transaction is ready: one that cannot pay the next
+    // block's base fee would wait forever, and the sender's next ones behind it. Anvil and
+    // Hardhat refuse it (before any state check); the text is geth's for a block that cannot include it.
+    const { baseFeePerGas } = builder.pending.context
+    if (mining.mode === 'auto' && transaction.maxFeePerGas < baseFeePerGas) {
+      throw new TransactionRejectedError(TransactionRejection.feeCapTooLow, `address ${transaction.sender}, maxFeePerGas: ${transaction.maxFeePerGas}, baseFee: ${baseFeePerGas}`)
+    }
     const pending = builder.pending.state
     const loading = ensureAccounts(pending, [transaction.sender])
     if (loading !== undefined) await loading
@@ -272,12 +279,6 @@ export class TransactionIntake {
     const extraCost = extra === undefined ? 0n : extra.l1Fee + extra.operatorFee(transaction.gasLimit)
     checkAgainstState(transaction, { pool, pending, blockGasLimit, extraCost })
     const { context, ticks } = builder.pending
-    // Under automine no block comes unless a transaction is ready: one that cannot pay the next
-    // block's base fee would wait forever, and the sender's next ones behind it. Anvil and
-    // Hardhat refuse it; the text is geth's for a block that cannot include it.
-    if (mining.mode === 'auto' && transaction.maxFeePerGas < context.baseFeePerGas) {
-      throw new TransactionRejectedError(TransactionRejection.feeCapTooLow, `address ${transaction.sender}, maxFeePerGas: ${transaction.maxFeePerGas}, baseFee: ${context.baseFeePerGas}`)
-    }
     const view = {
       nonceOf: (sender: Address) => heldAccount(pending, sender)?.nonce ?? 0n,
       now: this.parts.now(),

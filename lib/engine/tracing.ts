@@ -60,13 +60,21 @@ export type TraceResult =
 export interface TransactionTrace {
   readonly hash: Hash
   readonly trace: TraceResult
+  /** Where it was traced: its block's number and hash (none for the pre-confirmed block), and its index there. */
+  readonly place: { readonly blockNumber: bigint; readonly blockHash: Hash | undefined; readonly index: number }
 }
 
-/** A block as re-execution needs it: its transactions, the state before them and its context. */
+/** A block as re-execution needs it: its transactions, the state before them and its context (and, once sealed, its hash). */
 interface ExecutedBlock {
   readonly transactions: readonly IncludedTransaction[]
   readonly parent: StateView
   readonly context: BlockContext
+  readonly hash: Hash | undefined
+}
+
+/** Where the transaction at `index` of `block` is, as a trace reports it. */
+function placeOf(block: ExecutedBlock, index: number): TransactionTrace['place'] {
+  return { blockNumber: block.context.number, blockHash: block.hash, index }
 }
 
 /** Where a receipt's transaction sat in its block. */
@@ -110,7 +118,7 @@ export class Tracing {
   constructor(readonly parts: TracingParts) {}
 
   /** The trace of the pre-confirmed or sealed transaction `hash`; -32000 `transaction not found` otherwise (geth). */
-  traceTransaction(hash: Hash, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
+  traceTransaction(hash: Hash, spec: TracerSpec, view: TracingView = this.parts): Promise<TransactionTrace> {
     return this.parts.lane.run('trace', async (run) => {
       const location = view.lookups.find(hash)
       if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
@@ -119,7 +127,7 @@ export class Tracing {
       const state = await this.replay(block, index, run)
       // geth's time box is the traced transaction's (traceTx), not the replay's before it.
       run.pacer.renew()
-      return this.trace(block, state, block.transactions[index], spec, run)
+      return { hash, trace: await this.trace(block, state, block.transactions[index], spec, run), place: placeOf(block, index) }
     }, spec.timeoutMs)
   }
 
@@ -133,9 +141,9 @@ export class Tracing {
       const block = this.blockOf(selector, view)
       const state = new StateLayer(run.base(block.parent))
       const traces: TransactionTrace[] = []
-      for (const included of block.transactions) {
+      for (const [index, included] of block.transactions.entries()) {
         run.pacer.renew()
-        traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run) })
+        traces.push({ hash: included.transaction.hash, trace: await this.trace(block, state, included, spec, run), place: placeOf(block, index) })
       }
       return traces
     }, spec.timeoutMs)
@@ -165,13 +173,13 @@ export class Tracing {
   /** Sealed block `number`: it started on the state at the end of the block before. */
   private sealed(number: bigint, hash: Hash, transactions: readonly IncludedTransaction[]): ExecutedBlock {
     const { context } = this.parts.blocks.resolve({ hash })
-    return { transactions, parent: this.parts.history.at(Number(number) - 1), context }
+    return { transactions, parent: this.parts.history.at(Number(number) - 1), context, hash }
   }
 
   /** The pre-confirmed block as it stands (a trace may outlast the next tick): it builds on the head. */
   private pending(): ExecutedBlock {
     const { view } = this.parts.builder.pending
-    return { transactions: [...view.transactions], parent: this.parts.history.latest, context: view.context }
+    return { transactions: [...view.transactions], parent: this.parts.history.latest, context: view.context, hash: undefined }
   }
 
   /** The state after the block's first `count` transactions, replayed on a throwaway layer. */

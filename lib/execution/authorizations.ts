@@ -3,7 +3,7 @@
  * clears the delegation), as a type-4 transaction applies them before its call — and as
  * `eth_call` / `eth_estimateGas` apply a request's `authorizationList`.
  */
-import { bytesToBigInt, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, MAX_UINT64, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { bytesToBigInt, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, MAX_UINT64, SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
@@ -20,8 +20,14 @@ export function isDelegated(code: Uint8Array): boolean {
   return equalsBytes(code.subarray(0, 3), DELEGATION_PREFIX)
 }
 
-/** The account that signed `authorization` (its authority); undefined if no key recovers from the signature. */
+/**
+ * The account that signed `authorization` (its authority); undefined for signature values geth
+ * refuses (a y-parity above 1, r or s out of range, a high s: its ValidateSignatureValues) or
+ * when no key recovers.
+ */
 export function authorityOf(authorization: Authorization): Address | undefined {
+  const [yParity, r, s] = authorization.slice(3).map((bytes) => bytesToBigInt(bytes))
+  if (yParity > 1n || r === 0n || r >= SECP256K1_ORDER || s === 0n || s > SECP256K1_ORDER_DIV_2) return undefined
   try {
     return eoaCode7702RecoverAuthority(authorization).toString() as Address
   } catch {
@@ -41,11 +47,11 @@ export async function applyAuthorizations(authorizations: readonly Authorization
   const existingAuthorityRefund = common.param('perEmptyAccountCost') - common.param('perAuthBaseGas')
   let refund = 0n
   for (const authorization of authorizations) {
-    const [chainId, delegate, nonceBytes, yParity, , s] = authorization
+    const [chainId, delegate, nonceBytes] = authorization
     const authorizedChain = bytesToBigInt(chainId)
     if (authorizedChain !== 0n && authorizedChain !== environment.chainId.value) continue
     const nonce = bytesToBigInt(nonceBytes)
-    if (nonce >= MAX_UINT64 || bytesToBigInt(s) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(yParity) > 1n) continue
+    if (nonce >= MAX_UINT64) continue
     const authorityKey = authorityOf(authorization)
     if (authorityKey === undefined) continue
     environment.evm.journal.addAlwaysWarmAddress(authorityKey)

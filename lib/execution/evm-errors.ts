@@ -30,4 +30,3 @@ export function evmErrorText(error: EVMError, op = 'INVALID'): string {
   if (error.error.startsWith(INVALID_JUMP)) return 'invalid jump destination'
   return GETH_TEXTS[error.error] ?? error.error
 }
-

@@ -6,11 +6,11 @@
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
-import type { TraceResult } from '../engine/tracing.ts'
+import type { TransactionTrace } from '../engine/tracing.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
-import type { Address, Hash } from '../types.ts'
-import { formatParityTraces, type TracePlace } from './format-parity.ts'
+import type { Address } from '../types.ts'
+import { formatParityTraces } from './format-parity.ts'
 import { PENDING_BLOCK_HASH } from './format-transaction.ts'
 import { invalidArgument, parseAddress, parseHash, parseSmallQuantity } from './hex.ts'
 import { method, required, type MethodDefinition } from './method-definition.ts'
@@ -18,18 +18,19 @@ import { parseBlockTag } from './params.ts'
 
 const PARITY: TracerSpec = { tracer: 'parity' }
 
-/** The flat list a trace with {@link PARITY} produced. */
-function flat(trace: TraceResult): readonly ParityTrace[] {
-  if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
-  return trace.result
-}
+/** Anvil's limit on the blocks one `trace_filter` may span. */
+const MAX_FILTER_BLOCKS = 300n
 
 /** A `trace_filter` request: a block range, the callers and callees to keep, and a window of the matches. */
 interface TraceFilter {
   readonly fromBlock: BlockSelector
   readonly toBlock: BlockSelector
+  /** Undefined (or empty, as given): any caller. */
   readonly fromAddress: ReadonlySet<Address> | undefined
+  /** Undefined (or empty, as given): any callee. */
   readonly toAddress: ReadonlySet<Address> | undefined
+  /** With both address lists: a trace must match one of them (`union`, the default) or both (`intersection`). */
+  readonly mode: 'union' | 'intersection'
   /** Matches to skip. */
   readonly after: number
   /** The most matches to answer. */
@@ -39,7 +40,12 @@ interface TraceFilter {
 function parseAddresses(value: unknown, name: string): ReadonlySet<Address> | undefined {
   if (value === undefined || value === null) return undefined
   if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of addresses')
-  return new Set(value.map((address, i) => parseAddress(address, `${name}[${i}]`)))
+  return value.length === 0 ? undefined : new Set(value.map((address, i) => parseAddress(address, `${name}[${i}]`)))
+}
+
+function parseMode(value: unknown, name: string): TraceFilter['mode'] {
+  if (value !== 'union' && value !== 'intersection') throw invalidArgument(name, 'expected "union" or "intersection"')
+  return value
 }
 
 function parseTraceFilter(value: unknown, name: string): TraceFilter {
@@ -52,35 +58,39 @@ function parseTraceFilter(value: unknown, name: string): TraceFilter {
     toBlock: optional('toBlock', parseBlockTag, TAG.latest),
     fromAddress: parseAddresses(filter.fromAddress, `${name}.fromAddress`),
     toAddress: parseAddresses(filter.toAddress, `${name}.toAddress`),
+    mode: optional('mode', parseMode, 'union'),
     after: optional('after', parseSmallQuantity, 0),
     count: optional('count', parseSmallQuantity, Number.MAX_SAFE_INTEGER),
   }
 }
 
-/** A transaction's place: the block it is in (the pre-confirmed one's hash is zero) and its index. */
-function placeOf(hash: Hash, blockHash: Hash, blockNumber: bigint, index: number): TracePlace {
-  return { blockHash, blockNumber, transactionHash: hash, transactionPosition: index }
+/** What `traced` (one block's transactions, or one transaction) lists, in order, with each transaction's place. */
+function formatTraced(traced: readonly TransactionTrace[], keep: (trace: ParityTrace) => boolean = () => true): Record<string, unknown>[] {
+  return traced.flatMap(({ hash, trace, place }) => {
+    if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
+    const where = { blockHash: place.blockHash ?? PENDING_BLOCK_HASH, blockNumber: place.blockNumber, transactionHash: hash, transactionPosition: place.index }
+    return formatParityTraces(trace.result.filter(keep), where)
+  })
 }
 
-/** The traces of every transaction of block `number` (the pending block's when it is beyond the head), each with its place. */
-async function blockTraces(engine: Engine, view: ChainView, number: bigint): Promise<Record<string, unknown>[]> {
-  const { blocks } = view
-  const pending = number > blocks.headNumber
-  const selector: BlockSelector = pending ? TAG.pending : { number }
-  const block = pending ? undefined : blocks.byNumber(number)
-  if (!pending && (block === undefined || block.transactions.length === 0)) return []
-  const traced = await engine.tracing.traceBlock(selector, PARITY, view)
-  const blockHash = block?.hash ?? PENDING_BLOCK_HASH
-  return traced.flatMap(({ hash, trace }, index) => formatParityTraces(flat(trace), placeOf(hash, blockHash, number, index)))
+/**
+ * Whether `trace` passes the filter's callers and callees, as Anvil judges them: the caller is
+ * the account destroyed for a self-destruct; the callee is the created address for a creation
+ * and the beneficiary for a self-destruct.
+ */
+function passes(trace: ParityTrace, filter: TraceFilter): boolean {
+  const { fromAddress, toAddress } = filter
+  const fromMatches = fromAddress !== undefined && fromAddress.has(trace.from)
+  const toMatches = toAddress !== undefined && trace.to !== undefined && toAddress.has(trace.to)
+  if (fromAddress === undefined) return toAddress === undefined || toMatches
+  if (toAddress === undefined) return fromMatches
+  return filter.mode === 'union' ? fromMatches || toMatches : fromMatches && toMatches
 }
 
-/** Whether `trace` passes the filter's callers and callees (for a self-destruct: the account destroyed and its beneficiary). */
-function passes(trace: Record<string, unknown>, filter: TraceFilter): boolean {
-  const action = trace.action as { from?: Address; to?: Address; address?: Address; refundAddress?: Address }
-  const result = trace.result as { address?: Address } | null
-  const from = action.from ?? action.address
-  const to = trace.type === 'create' ? result?.address : (action.to ?? action.refundAddress)
-  return (filter.fromAddress === undefined || (from !== undefined && filter.fromAddress.has(from))) && (filter.toAddress === undefined || (to !== undefined && filter.toAddress.has(to)))
+/** The sealed block `number`'s traces that pass `keep` (none for a block without transactions). */
+async function sealedBlockTraces(engine: Engine, view: ChainView, number: bigint, keep?: (trace: ParityTrace) => boolean): Promise<Record<string, unknown>[]> {
+  if ((view.blocks.byNumber(number)?.transactions.length ?? 0) === 0) return []
+  return formatTraced(await engine.tracing.traceBlock({ number }, PARITY, view), keep)
 }
 
 /** Parity's trace methods, by name. */
@@ -89,27 +99,28 @@ export const parityTraceMethods: Readonly<Record<string, MethodDefinition>> = {
   trace_transaction: method([required('0 (hash)', parseHash)], async ({ engine, view }, hash) => {
     const location = view.lookups.find(hash)
     if (location === undefined || location.status === 'mempool') return []
-    const trace = await engine.tracing.traceTransaction(hash, PARITY, view)
-    const blockHash = location.status === 'sealed' ? location.block.hash : PENDING_BLOCK_HASH
-    const number = location.status === 'sealed' ? location.block.header.number : location.block.context.number
-    return formatParityTraces(flat(trace), placeOf(hash, blockHash, number, location.included.index))
+    return formatTraced([await engine.tracing.traceTransaction(hash, PARITY, view)])
   }),
-  // Genesis and blocks beyond the head have none: [] as Anvil answers.
-  trace_block: method([required('0 (block)', parseBlockTag)], ({ engine, view }, selector) => {
+  // `pending` is the pre-confirmed block; genesis and a number beyond the head have none: [] as Anvil answers.
+  trace_block: method([required('0 (block)', parseBlockTag)], async ({ engine, view }, selector) => {
+    if (selector === TAG.pending) return formatTraced(await engine.tracing.traceBlock(selector, PARITY, view))
+    if ('number' in selector && selector.number > view.blocks.headNumber) return []
     const number = view.blocks.numberOf(selector)
-    if (number === 0n || number > view.blocks.headNumber + (view.blocks.servesPending ? 1n : 0n)) return []
-    return blockTraces(engine, view, number)
+    return number === 0n ? [] : sealedBlockTraces(engine, view, number)
   }),
+  // Sealed blocks only, and on a fork only its own (the blocks up to the fork block are the upstream's).
   trace_filter: method([required('0 (filter)', parseTraceFilter)], async ({ engine, view }, filter) => {
     const { blocks } = view
     const from = blocks.numberOf(filter.fromBlock)
     const to = blocks.numberOf(filter.toBlock)
     if (from > to) throw invalidArgument('0 (filter)', 'invalid block range, ensure that to block is greater than from block')
+    if (to - from > MAX_FILTER_BLOCKS) throw invalidArgument('0 (filter)', `block range too large, currently limited to ${MAX_FILTER_BLOCKS}`)
     const matches: Record<string, unknown>[] = []
-    const last = to < blocks.headNumber ? to : blocks.headNumber
     const first = from > blocks.firstLocalNumber ? from : blocks.firstLocalNumber
-    for (let number = first > 1n ? first : 1n; number <= last && matches.length < filter.after + filter.count; number++) {
-      for (const trace of await blockTraces(engine, view, number)) if (passes(trace, filter)) matches.push(trace)
+    const last = to < blocks.headNumber ? to : blocks.headNumber
+    const keep = (trace: ParityTrace) => passes(trace, filter)
+    for (let number = first; number <= last && matches.length < filter.after + filter.count; number++) {
+      matches.push(...(await sealedBlockTraces(engine, view, number, keep)))
     }
     return matches.slice(filter.after, filter.after + filter.count)
   }),

@@ -209,7 +209,7 @@ const blockParameter = required('0 (block)', parseBlockOrHash)
 /** The debug methods, by name. */
 export const traceMethods: Readonly<Record<string, MethodDefinition>> = {
   debug_traceTransaction: method([transactionHash, optional('1 (config)', parseTraceConfig, () => STRUCT_LOGGER)], async ({ engine, view }, hash, spec) =>
-    formatTrace(await engine.tracing.traceTransaction(hash, spec, view)),
+    formatTrace((await engine.tracing.traceTransaction(hash, spec, view)).trace),
   ),
   debug_traceBlockByNumber: method([required('0 (block)', parseBlockTag), optional('1 (config)', parseTraceConfig, () => STRUCT_LOGGER)], async ({ engine, view }, selector, spec) =>
     (await engine.tracing.traceBlock(selector, spec, view)).map(({ hash, trace }) => ({ txHash: hash, result: formatTrace(trace) })),

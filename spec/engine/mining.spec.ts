@@ -9,6 +9,7 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { createTestClient, custom, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
 import { rejection, ZERO_HASH, type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
@@ -148,6 +149,10 @@ describe('mining modes', () => {
       const error = await rejection(chain.sendRawTransaction(low))
       expect([error.code, error.message]).to.deep.equal([-32000, `max fee per gas less than block base fee: address ${alice.address.toLowerCase()}, maxFeePerGas: ${baseFee - 1n}, baseFee: ${baseFee}`])
       expect(await request(chain, 'txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' })
+      // Checked before the sender's funds, as Anvil checks it: an unfunded sender gets the same refusal.
+      const broke = privateKeyToAccount(`0x${'11'.repeat(32)}`)
+      const unfunded = await broke.signTransaction({ type: 'eip1559', chainId: 31337, nonce: 0, to: carol, gas: 21_000n, maxFeePerGas: baseFee - 1n, maxPriorityFeePerGas: 1n })
+      expect((await rejection(chain.sendRawTransaction(unfunded))).message).to.match(/^max fee per gas less than block base fee: /)
       // The sender's next transaction is not stuck behind it.
       await chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 0 }))
       expect(chain.blockNumber()).to.equal(1n)

@@ -38,6 +38,8 @@ const PROGRAMS: Record<string, [Hex, Hex, Hex | undefined]> = {
   refund: ['0x600060005500', '0x0', `0x${'00'.repeat(31)}01`],
   // CALL the identity precompile: listed, as Anvil lists it.
   precompile: ['0x600060006000600060006004610fa0f100', '0x0', undefined],
+  // CREATE of init code that reverts with 0xdead: the creation's result keeps the revert data as its code.
+  revertedCreate: ['0x6a61dead6000526002601efd600052600b60156000f000', '0x0', undefined],
 }
 
 /** Runs each program from the third dev account on a node; returns the transaction hashes by program. */
@@ -97,11 +99,16 @@ describe('trace_transaction, trace_block, trace_filter (Parity flat traces)', ()
       const theirs = await anvil!.request<Trace[]>('trace_block', [blockNumber])
       expect(placed(await ours('trace_block', [blockNumber]))).to.deep.equal(placed(theirs))
       const tracee = (await ours('trace_transaction', [sent[1].hash]))[0].action.to as Address
+      const alice = sent.length > 0 ? ((await ours('trace_transaction', [sent[0].hash]))[0].action.from as Address) : undefined
       const filters = [
         { fromBlock: '0x1', toBlock: '0x4' },
         { fromBlock: '0x1', toBlock: '0x4', fromAddress: [tracee] },
         { fromBlock: '0x1', toBlock: '0x4', toAddress: [tracee], after: 1, count: 1 },
         { fromBlock: '0x2', toBlock: '0x3', count: 3 },
+        // Both lists: either matches (union, the default), or both (intersection); an empty list is no list.
+        { fromBlock: '0x1', toBlock: '0x4', fromAddress: [tracee], toAddress: [alice] },
+        { fromBlock: '0x1', toBlock: '0x4', fromAddress: [alice], toAddress: [tracee], mode: 'intersection' },
+        { fromBlock: '0x1', toBlock: '0x4', fromAddress: [], toAddress: [] },
       ]
       for (const filter of filters) {
         const theirsFiltered = await anvil!.request<Trace[]>('trace_filter', [filter])
@@ -130,6 +137,13 @@ describe('trace_transaction, trace_block, trace_filter (Parity flat traces)', ()
       expect(await chain.sealed.request({ method: 'trace_transaction', params: [hash] })).to.deep.equal([{ ...trace, blockHash: block.hash }])
     })
 
+    it("a block number beyond the head has none, even with pre-confirmed transactions: only the tag 'pending' names the pre-confirmed block", async () => {
+      await chain.sendRawTransaction(await signer(chain, 0).sign({ to: BENEFICIARY, nonce: 0 }))
+      await chain.tick()
+      expect(await request('trace_block', ['0x1'])).to.deep.equal([])
+      expect(await request('trace_block', ['pending'])).to.have.length(1)
+    })
+
     it('no traces ([] as Anvil answers): an unknown or only pooled transaction, genesis, a block beyond the head', async () => {
       const queued = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: BENEFICIARY, nonce: 5 }))
       expect(await request('trace_transaction', [ZERO_HASH])).to.deep.equal([])
@@ -148,6 +162,8 @@ describe('trace_transaction, trace_block, trace_filter (Parity flat traces)', ()
         ['trace_filter', [{ toAddress: ['0x12'] }], 'invalid argument 0 (filter).toAddress[0]'],
         ['trace_filter', [{ count: -1 }], 'invalid argument 0 (filter).count'],
         ['trace_filter', [{ fromBlock: '0x5', toBlock: '0x1' }], 'invalid argument 0 (filter): invalid block range, ensure that to block is greater than from block'],
+        ['trace_filter', [{ fromBlock: '0x0', toBlock: '0x12d' }], 'invalid argument 0 (filter): block range too large, currently limited to 300'],
+        ['trace_filter', [{ mode: 'both' }], 'invalid argument 0 (filter).mode: expected "union" or "intersection"'],
       ]
       for (const [method, params, message] of cases) {
         const error = await request(method, params).catch((caught: { code: number; message: string }) => caught)

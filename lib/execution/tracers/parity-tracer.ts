@@ -106,8 +106,8 @@ export class ParityTracer implements Tracer<ParityTrace[]> {
       // Only a revert keeps its result (its data); geth's flatCallTracer drops the others'.
       trace.hasResult &&= end.error === REVERTED
     }
-    // A creation's output is its deployed code: none when it failed (a revert's data is not code).
-    trace.output = trace.type === 'create' && end.error !== undefined ? new Uint8Array(0) : end.output
+    // The return data, a revert's data, or a creation's deployed code (a reverted creation's revert data, as Anvil and geth list it).
+    trace.output = end.output
   }
 
   result(): ParityTrace[] {

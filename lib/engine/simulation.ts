@@ -14,7 +14,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
 import { toEVMBlock, type BlockContext } from '../execution/block-context.ts'
-import { createListingCommon } from '../execution/common.ts'
+import { createUncappedCommon } from '../execution/common.ts'
 import { CallLane } from '../execution/call-lane.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { DEFAULT_CALL_GAS } from '../execution/run-call.ts'
@@ -157,7 +157,7 @@ export class Simulation {
    * not apply to simulation). Made once: the chain's transaction Common is shared, never changed.
    */
   private listingCommon(): Common {
-    this.common ??= createListingCommon(this.parts.environment.transactionCommon)
+    this.common ??= createUncappedCommon(this.parts.environment.transactionCommon)
     return this.common
   }
 }

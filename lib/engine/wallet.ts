@@ -9,6 +9,7 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { DevAccount } from '../accounts/dev-accounts.ts'
+import { createUncappedCommon } from '../execution/common.ts'
 import { InvalidParamsError, ResourceNotFoundError } from '../errors.ts'
 import { evmAddress } from '../state/evm-address.ts'
 import { checkGasCap, hashTransaction, toUserTransaction } from '../transactions/decode.ts'
@@ -26,6 +27,8 @@ export class Wallet {
   private readonly impersonated = new Set<Address>()
   /** `anvil_autoImpersonateAccount`: every address is accepted without a key. */
   private autoImpersonating = false
+  /** The Common transactions that are only signed, not submitted, are built with (made on first use). */
+  private uncapped: Common | undefined
 
   constructor(
     accounts: readonly DevAccount[],
@@ -68,10 +71,13 @@ export class Wallet {
     return this.complete(() => signTransaction(fields, account.privateKey, this.common), sender, 'signed')
   }
 
-  /** `fields` signed with the key of `sender` (`eth_signTransaction`); -32000 `unknown account` without one. */
+  /**
+   * `fields` signed with the key of `sender` (`eth_signTransaction`); -32000 `unknown account`
+   * without one. Only signed, it may carry more gas than Osaka's pool takes, as in geth.
+   */
   signWithKey(sender: Address, fields: TransactionToSign): UserTransaction {
     const { privateKey } = this.key(sender)
-    return this.complete(() => signTransaction(fields, privateKey, this.common), sender, 'signed')
+    return this.complete(() => signTransaction(fields, privateKey, this.signingCommon()), sender, 'signed')
   }
 
   /**
@@ -85,7 +91,13 @@ export class Wallet {
 
   /** `fields` unsigned (v = r = s = 0; the hash is that of the unsigned envelope), as `eth_fillTransaction` returns it. */
   unsigned(sender: Address, fields: TransactionToSign): UserTransaction {
-    return { ...this.complete(() => unsignedTransaction(fields, this.common), sender, 'impersonated'), v: 0n, r: 0n, s: 0n }
+    return { ...this.complete(() => unsignedTransaction(fields, this.signingCommon()), sender, 'impersonated'), v: 0n, r: 0n, s: 0n }
+  }
+
+  /** The Common of transactions built but not submitted: without Osaka's cap on their gas. */
+  private signingCommon(): Common {
+    this.uncapped ??= createUncappedCommon(this.common)
+    return this.uncapped
   }
 
   /**

@@ -51,11 +51,12 @@ export function createTransactionCommon(chainId: number, hardfork: Hardfork): Co
 }
 
 /**
- * The Common `eth_simulateV1` builds its calls' transactions with: the chain's transaction
- * Common, or under Osaka a Prague one, since simulation does not apply EIP-7825's cap on a
- * transaction's gas. It answers the chain id the chain's Common answers, whenever asked.
+ * A Common that builds transactions whatever their gas: the chain's transaction Common, or under
+ * Osaka a Prague one. EIP-7825's cap on a transaction's gas is the pool's rule, which geth does
+ * not apply to what is only built — `eth_simulateV1`'s listed transactions, `eth_signTransaction`,
+ * `eth_fillTransaction`. It answers the chain id the chain's Common answers, whenever asked.
  */
-export function createListingCommon(transactionCommon: Common): Common {
+export function createUncappedCommon(transactionCommon: Common): Common {
   if (!transactionCommon.isActivatedEIP(7825)) return transactionCommon
   const listing = createTransactionCommon(Number(transactionCommon.chainId()), 'prague')
   listing.chainId = () => transactionCommon.chainId()

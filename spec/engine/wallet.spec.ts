@@ -253,6 +253,17 @@ describe('wallet: signing with the dev accounts (Anvil 1.7.1 and geth as the jud
     expect(capped.tx).to.include({ maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x3b9aca00' })
   })
 
+  it("under Osaka, eth_signTransaction and eth_fillTransaction build a transaction over EIP-7825's 2^24 gas (geth caps its pool, not what it only builds); the pool then refuses it", async () => {
+    const osaka = await createChain({ hardfork: 'osaka' })
+    const from = osaka.accounts[0].address.toLowerCase() as Address
+    const request = { from, to: recipient, gas: '0x1000001' }
+    const raw = await send<Hex>(osaka, 'eth_signTransaction', request)
+    expect(parseTransaction(raw).gas).to.equal(0x1000001n)
+    expect((await send<{ tx: { gas: Hex } }>(osaka, 'eth_fillTransaction', request)).tx.gas).to.equal('0x1000001')
+    const refused = await rejection(send(osaka, 'eth_sendRawTransaction', raw))
+    expect([refused.code, refused.message]).to.deep.equal([-32000, 'transaction gas limit too high (cap: 16777216, tx: 16777217)'])
+  })
+
   it('eth_sendUnsignedTransaction from a keyless address funded with anvil_setBalance lands (Anvil)', async () => {
     expect(await failure(chain, 'eth_sendTransaction', { from: stranger, to: recipient, value: '0x1' })).to.include({ code: -32000, message: 'unknown account' })
     await send(chain, 'anvil_setBalance', stranger, '0xde0b6b3a7640000')

@@ -68,14 +68,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** Whether `log` matches `filter`. */
+/** Whether `log` matches `filter` (geth's filterLogs: a filter naming more topic positions than the log has, wildcards included, does not match it). */
 export function matchesLog(filter: LogFilter, log: Log): boolean {
   if (filter.addresses !== undefined && !filter.addresses.includes(log.address)) return false
+  if (filter.topics.length > log.topics.length) return false
   for (let i = 0; i < filter.topics.length; i++) {
     const choices = filter.topics[i]
     if (choices === null || choices.length === 0) continue
     const topic = log.topics[i]
-    if (topic === undefined || !choices.some((choice) => sameBytes(choice, topic))) return false
+    if (!choices.some((choice) => sameBytes(choice, topic))) return false
   }
   return true
 }

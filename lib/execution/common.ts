@@ -58,7 +58,7 @@ export function createTransactionCommon(chainId: number, hardfork: Hardfork): Co
  */
 export function createUncappedCommon(transactionCommon: Common): Common {
   if (!transactionCommon.isActivatedEIP(7825)) return transactionCommon
-  const listing = createTransactionCommon(Number(transactionCommon.chainId()), 'prague')
-  listing.chainId = () => transactionCommon.chainId()
-  return listing
+  const uncapped = createTransactionCommon(Number(transactionCommon.chainId()), 'prague')
+  uncapped.chainId = () => transactionCommon.chainId()
+  return uncapped
 }

@@ -28,7 +28,8 @@ function parseTopics(value: unknown, name: string): LogFilter['topics'] {
   if (!Array.isArray(value)) throw invalidArgument(name, 'topics must be an array')
   if (value.length > 4) throw invalidArgument(name, 'at most 4 topic positions')
   return value.map((topic, i) => {
-    if (topic === null) return null
+    // A null among a position's choices makes it a wildcard (geth: "null component, match all"; Anvil alike).
+    if (topic === null || (Array.isArray(topic) && topic.includes(null))) return null
     const choices = Array.isArray(topic) ? topic : [topic]
     return choices.map((choice, k) => hexToBytes(parseHash(choice, `${name}[${i}]${Array.isArray(topic) ? `[${k}]` : ''}`)))
   })
@@ -68,15 +69,18 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** Whether `log` matches `filter` (geth's filterLogs: a filter naming more topic positions than the log has, wildcards included, does not match it). */
+/**
+ * Whether `log` matches `filter`. A wildcard position matches a log without a topic there, as
+ * Anvil and Base's reth node (alloy's filter) match it; geth's filterLogs is stricter and wants
+ * the log to have a topic at every position the filter names.
+ */
 export function matchesLog(filter: LogFilter, log: Log): boolean {
   if (filter.addresses !== undefined && !filter.addresses.includes(log.address)) return false
-  if (filter.topics.length > log.topics.length) return false
   for (let i = 0; i < filter.topics.length; i++) {
     const choices = filter.topics[i]
     if (choices === null || choices.length === 0) continue
     const topic = log.topics[i]
-    if (!choices.some((choice) => sameBytes(choice, topic))) return false
+    if (topic === undefined || !choices.some((choice) => sameBytes(choice, topic))) return false
   }
   return true
 }

@@ -392,7 +392,8 @@ function maybeFilter(value: unknown): boolean {
   if (!isAbsent(address) && !(Array.isArray(address) ? address : [address]).every((entry) => typeof entry === 'string' && ADDRESS.test(entry))) return false
   if (!isAbsent(topics)) {
     if (!Array.isArray(topics) || topics.length > 4) return false
-    const ok = topics.every((topic) => topic === null || (Array.isArray(topic) ? topic : [topic]).every((choice) => typeof choice === 'string' && HASH.test(choice)))
+    // A null among a position's choices makes it a wildcard (geth, Anvil).
+    const ok = topics.every((topic) => topic === null || (Array.isArray(topic) ? topic.every((choice) => choice === null || (typeof choice === 'string' && HASH.test(choice))) : typeof topic === 'string' && HASH.test(topic)))
     if (!ok) return false
   }
   if (!isAbsent(blockHash) && !(typeof blockHash === 'string' && HASH.test(blockHash))) return false

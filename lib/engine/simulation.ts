@@ -124,7 +124,7 @@ export class Simulation {
       const base = resolved.kind === 'sealed' ? resolved.block : { ...resolved.block.preview(), hash: toHex(ZERO_WORD) as Hash }
       const planned = planBlocks(request.blocks, base)
       const { environment } = run
-      const session: Session = { world: new StateLayer(run.base(resolved.state)), options: request, environment, common: this.listingCommon(), hashes: new Map(), budget: GAS_CAP }
+      const session: Session = { world: new StateLayer(run.base(resolved.state)), options: request, environment, common: this.uncappedCommon(), hashes: new Map(), budget: GAS_CAP }
       const { evm } = environment
       const chain = evm.blockchain
       // BLOCKHASH sees the simulated blocks before the current one, as in geth.
@@ -156,7 +156,7 @@ export class Simulation {
    * A Common that builds the listed transactions whatever their gas (Osaka's EIP-7825 cap does
    * not apply to simulation). Made once: the chain's transaction Common is shared, never changed.
    */
-  private listingCommon(): Common {
+  private uncappedCommon(): Common {
     this.common ??= createUncappedCommon(this.parts.environment.transactionCommon)
     return this.common
   }

@@ -77,7 +77,7 @@ export class Wallet {
    */
   signWithKey(sender: Address, fields: TransactionToSign): UserTransaction {
     const { privateKey } = this.key(sender)
-    return this.complete(() => signTransaction(fields, privateKey, this.signingCommon()), sender, 'signed')
+    return this.complete(() => signTransaction(fields, privateKey, this.uncappedCommon()), sender, 'signed')
   }
 
   /**
@@ -91,11 +91,11 @@ export class Wallet {
 
   /** `fields` unsigned (v = r = s = 0; the hash is that of the unsigned envelope), as `eth_fillTransaction` returns it. */
   unsigned(sender: Address, fields: TransactionToSign): UserTransaction {
-    return { ...this.complete(() => unsignedTransaction(fields, this.signingCommon()), sender, 'impersonated'), v: 0n, r: 0n, s: 0n }
+    return { ...this.complete(() => unsignedTransaction(fields, this.uncappedCommon()), sender, 'impersonated'), v: 0n, r: 0n, s: 0n }
   }
 
   /** The Common of transactions built but not submitted: without Osaka's cap on their gas. */
-  private signingCommon(): Common {
+  private uncappedCommon(): Common {
     this.uncapped ??= createUncappedCommon(this.common)
     return this.uncapped
   }

@@ -44,7 +44,7 @@ describe('eth_feeHistory', () => {
     expect(fees.gasUsedRatio).to.deep.equal(headers.map((header) => Number(header.gasUsed) / Number(header.gasLimit)))
   })
 
-  it('without percentiles there is no reward; a count of 0 answers no blocks; the count stops at the first block', async () => {
+  it('without percentiles there is no reward; a count of 0 answers empty lists (geth: gasUsedRatio null, which viem cannot read); the count stops at the first block', async () => {
     expect(await history(chain, ['0x2', 'latest', []])).to.not.have.property('reward')
     expect(await history(chain, ['0x0', 'latest', []])).to.deep.equal({ oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] })
     const all = await history(chain, ['0x10', 'latest'])
@@ -54,6 +54,9 @@ describe('eth_feeHistory', () => {
   it("a newest block beyond the head is geth's -32000 'request beyond head block: requested N, head H'", async () => {
     const error = await rejection(history(chain, ['0x1', '0x10', []]))
     expect([error.code, error.message]).to.deep.equal([-32000, 'request beyond head block: requested 16, head 3'])
+    // Past geth's int64 block numbers (a hash given as a number, say) it is a bad parameter, as geth refuses it.
+    const huge = await rejection(history(chain, ['0x1', `0x${'ab'.repeat(32)}`, []]))
+    expect([huge.code, huge.message]).to.deep.equal([-32602, 'invalid argument 1 (newest block): block number larger than int64'])
   })
 
   it("at 'pending' the last block is the pre-confirmed one", async () => {

@@ -2,7 +2,7 @@
  * `eth_feeHistory` as geth answers it: for `blockCount` blocks ending at `newestBlock`, each
  * block's base fee (plus the next one's), gas used ratio and, per requested percentile, the
  * effective tip below which that share of the block's gas was paid. A newest block beyond the
- * head is geth's -32000 `request beyond head block` (eth/gasprice/feehistory.go).
+ * head and percentiles out of range or order are geth's -32000s (eth/gasprice/feehistory.go).
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
@@ -41,9 +41,28 @@ function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
   return result
 }
 
+/** geth's limit on the percentiles of one request. */
+const MAX_PERCENTILES = 100
+
+/** A float as Go's `%f` prints it: six decimals. */
+function goFloat(value: number): string {
+  return Math.abs(value) < 1e21 ? value.toFixed(6) : `${BigInt(value)}.000000`
+}
+
+/** geth's fee oracle's checks (eth/gasprice/feehistory.go): at most 100 percentiles, each in 0..100, strictly ascending; -32000 with its texts. */
+function checkPercentiles(percentiles: readonly number[]): void {
+  const refuse = (detail: string) => new RejectedParameterError(`invalid reward percentile: ${detail}`)
+  if (percentiles.length > MAX_PERCENTILES) throw refuse(`over the query limit ${MAX_PERCENTILES}`)
+  percentiles.forEach((percentile, i) => {
+    if (percentile < 0 || percentile > 100) throw refuse(goFloat(percentile))
+    if (i > 0 && percentile <= percentiles[i - 1]) throw refuse(`#${i - 1}:${goFloat(percentiles[i - 1])} >= #${i}:${goFloat(percentile)}`)
+  })
+}
+
 /** The `eth_feeHistory` result. */
 export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount: number, newest: BlockSelector, percentiles: readonly number[]): Record<string, unknown> {
   if (blockCount === 0) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
+  checkPercentiles(percentiles)
   if ('number' in newest && newest.number > blocks.headNumber) {
     throw new RejectedParameterError(`request beyond head block: requested ${newest.number}, head ${blocks.headNumber}`)
   }

@@ -59,6 +59,21 @@ describe('eth_feeHistory', () => {
     expect([huge.code, huge.message]).to.deep.equal([-32602, 'invalid argument 1 (newest block): block number larger than int64'])
   })
 
+  it("percentiles out of range or order are geth's -32000 'invalid reward percentile: …' (Go's %f); a percentile that is no number is -32602", async () => {
+    const refusal = async (percentiles: unknown[]) => {
+      const error = await rejection(history(chain, ['0x1', 'latest', percentiles]))
+      return [error.code, error.message]
+    }
+    expect(await refusal([101])).to.deep.equal([-32000, 'invalid reward percentile: 101.000000'])
+    expect(await refusal([-1])).to.deep.equal([-32000, 'invalid reward percentile: -1.000000'])
+    expect(await refusal([90, 10])).to.deep.equal([-32000, 'invalid reward percentile: #0:90.000000 >= #1:10.000000'])
+    expect(await refusal([5, 5])).to.deep.equal([-32000, 'invalid reward percentile: #0:5.000000 >= #1:5.000000'])
+    expect(await refusal(Array.from({ length: 101 }, (_, i) => i / 2))).to.deep.equal([-32000, 'invalid reward percentile: over the query limit 100'])
+    expect(await refusal([10, 'x'])).to.deep.equal([-32602, 'invalid argument 2 (reward percentiles)[1]: expected a number, got "x"'])
+    // A count of 0 answers before the percentiles are judged, as in geth.
+    expect(await history(chain, ['0x0', 'latest', [101]])).to.include({ oldestBlock: '0x0' })
+  })
+
   it("at 'pending' the last block is the pre-confirmed one", async () => {
     const preconf = await createChain({ clock: 'manual' })
     await preconf.sendRawTransaction(await signer(preconf, 0).sign({ to: carol, nonce: 0, maxPriorityFeePerGas: 5n * GWEI, maxFeePerGas: 10n * GWEI }))

@@ -403,14 +403,9 @@ function maybeFilter(value: unknown): boolean {
   return true
 }
 
+/** An array of finite numbers: their range and order are the fee oracle's to judge (geth: -32000), not the parameter's. */
 function maybePercentiles(value: unknown): boolean {
-  if (!Array.isArray(value)) return false
-  let previous = -1
-  for (const entry of value) {
-    if (typeof entry !== 'number' || !Number.isFinite(entry) || entry < 0 || entry > 100 || entry < previous) return false
-    previous = entry
-  }
-  return true
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'number' && Number.isFinite(entry))
 }
 
 /**
@@ -649,9 +644,8 @@ export function invalidParam(spec: ParamSpec, pool: fc.Arbitrary<unknown>): fc.A
   if (spec.kind === 'filter') return fc.oneof(plain, filterWithBadField(pool))
   if (spec.kind === 'block') return fc.oneof(plain, invalidFor('block', pool).map((bad) => ({ blockNumber: bad })))
   if (spec.kind === 'percentiles') {
-    const badEntry = pool.filter((value) => !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100))
-    const descending = fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 })).map(([a, b]) => [a, a - Math.min(a, b)])
-    return fc.oneof(plain, fc.tuple(fc.integer({ min: 0, max: 100 }), badEntry).map(([ok, bad]) => [ok, bad]), descending.filter(([a, b]) => b < a))
+    const badEntry = pool.filter((value) => !(typeof value === 'number' && Number.isFinite(value)))
+    return fc.oneof(plain, fc.tuple(fc.integer({ min: 0, max: 100 }), badEntry).map(([ok, bad]) => [ok, bad]))
   }
   return plain
 }

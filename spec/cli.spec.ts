@@ -83,7 +83,7 @@ describe('preconf-devnet CLI', () => {
       expect(at(DEV_ACCOUNTS[9][0])).to.be.below(at(DEV_ACCOUNTS[0][1]))
       expect(at(DEV_ACCOUNTS[9][1])).to.be.below(at('Chain ID: 31337'))
       expect(at('Chain ID: 31337')).to.be.below(at('Listening on'))
-      expect(await rpc(cli.url, 'eth_accounts')).to.deep.equal(DEV_ACCOUNTS.map(([address]) => address))
+      expect(await rpc(cli.url, 'eth_accounts')).to.deep.equal(DEV_ACCOUNTS.map(([address]) => address.toLowerCase()))
       expect(await rpc(cli.url, 'eth_getBalance', [DEV_ACCOUNTS[0][0], 'latest'])).to.equal('0x21e19e0c9bab2400000') // 10000 ETH
     })
 
@@ -91,7 +91,7 @@ describe('preconf-devnet CLI', () => {
       const cli = await startCli(['--port', '0', '--clock', 'manual', '--chain-id', '5', '--accounts', '3', '--balance', '42'])
       expect(await rpc(cli.url, 'eth_chainId')).to.equal('0x5')
       expect(await rpc(cli.url, 'net_version')).to.equal('5')
-      expect(await rpc(cli.url, 'eth_accounts')).to.deep.equal(DEV_ACCOUNTS.slice(0, 3).map(([address]) => address))
+      expect(await rpc(cli.url, 'eth_accounts')).to.deep.equal(DEV_ACCOUNTS.slice(0, 3).map(([address]) => address.toLowerCase()))
       for (const [address] of DEV_ACCOUNTS.slice(0, 3)) {
         expect(await rpc(cli.url, 'eth_getBalance', [address, 'latest'])).to.equal('0x246ddf97976680000') // 42 × 10^18
       }

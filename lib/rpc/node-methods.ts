@@ -101,7 +101,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_mining: method([], ({ engine }) => engine.mining.mode !== 'auto'),
   eth_hashrate: method([], () => '0x0'),
   eth_coinbase: method([], ({ engine }) => engine.blocks.pending.context.coinbase),
-  eth_accounts: method([], ({ engine }) => engine.accounts.map((account) => account.address)),
+  // Lowercase, as geth, Anvil and Hardhat answer (the library's `chain.accounts` keep EIP-55).
+  eth_accounts: method([], ({ engine }) => engine.accounts.map((account) => account.address.toLowerCase())),
   hardhat_metadata: method([], ({ engine }) => metadata(engine)),
   anvil_metadata: method([], ({ engine }) => metadata(engine)),
   anvil_nodeInfo: method([], ({ engine }) => {

@@ -31,7 +31,11 @@ describe('request: parameters', () => {
     expect(await chain.request({ method: 'eth_chainId' })).to.equal('0x7a69')
     expect(await chain.request({ method: 'eth_blockNumber', params: undefined })).to.equal('0x0')
     expect(await chain.request({ method: 'eth_blockNumber', params: null })).to.equal('0x0')
-    expect(await chain.request({ method: 'eth_accounts', params: [] })).to.deep.equal(chain.accounts.map((a) => a.address))
+  })
+
+  it('eth_accounts answers lowercase addresses, as geth, Anvil 1.7.1 and Hardhat do; chain.accounts keeps EIP-55', async () => {
+    expect(await chain.request({ method: 'eth_accounts', params: [] })).to.deep.equal(chain.accounts.map((a) => a.address.toLowerCase()))
+    expect(chain.accounts[0].address).to.equal('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 
   it('an omitted optional parameter takes its default: the block of eth_getBalance is latest', async () => {

@@ -8,7 +8,7 @@ import type { BlockSelector } from '../engine/block-resolver.ts'
 import { formatBlock, formatPendingBlock } from './format-block.ts'
 import { formatIncluded, formatReceipt, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
 import { getLogs, getLogsAcrossFork } from './get-logs.ts'
-import { parseHash, parseSmallQuantity, toQuantity } from './hex.ts'
+import { parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { parseLogQuery } from './log-filter.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag, parseBoolean } from './params.ts'
@@ -63,6 +63,15 @@ export const blockMethods: Readonly<Record<string, MethodDefinition>> = {
     const found = blockWithHash(view, hash)
     const included = found?.transactions[position]
     return included === undefined ? null : formatIncluded(included, found!.ref)
+  }),
+  // The signed envelope at a position, as Anvil answers it (null where there is none).
+  eth_getRawTransactionByBlockNumberAndIndex: method([blockTag, index], ({ view }, selector, position) => {
+    const included = blockAt(view, selector)?.transactions[position]
+    return included === undefined ? null : toData(included.transaction.raw)
+  }),
+  eth_getRawTransactionByBlockHashAndIndex: method([blockHash, index], ({ view }, hash, position) => {
+    const included = blockWithHash(view, hash)?.transactions[position]
+    return included === undefined ? null : toData(included.transaction.raw)
   }),
   eth_getBlockReceipts: method([required('0 (block)', parseBlockOrHash)], ({ view }, selector) => {
     const found = 'hash' in selector ? blockWithHash(view, selector.hash) : blockAt(view, selector)

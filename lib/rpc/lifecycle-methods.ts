@@ -46,6 +46,20 @@ function parseStateHex(value: unknown, name: string): string {
 
 const resetTarget = optional('0 (options)', parseResetTarget, () => undefined)
 
+// Anvil's optional flag (keep historical states) changes nothing here: a dump always holds every block's state.
+const dumpState = method([optional('0 (preserve historical states)', parseBoolean, () => true)], ({ lifecycle }) => lifecycle.dumpState())
+
+const loadState = method([required('0 (state)', parseStateHex)], async ({ lifecycle }, state) => {
+  try {
+    await lifecycle.loadState(state)
+  } catch (error) {
+    // A dump that cannot be read is a bad argument; the chain is left as it was.
+    if (error instanceof StateDumpError) throw invalidArgument('0 (state)', error.message)
+    throw error
+  }
+  return true
+})
+
 /** The lifecycle methods, by RPC name. */
 export const lifecycleMethods: Readonly<Record<string, MethodDefinition>> = {
   anvil_reset: method([resetTarget], async ({ lifecycle }, target) => {
@@ -56,18 +70,11 @@ export const lifecycleMethods: Readonly<Record<string, MethodDefinition>> = {
     await lifecycle.reset(target)
     return true
   }),
-  // Anvil's optional flag (keep historical states) changes nothing here: a dump always holds every block's state.
-  anvil_dumpState: method([optional('0 (preserve historical states)', parseBoolean, () => true)], ({ lifecycle }) => lifecycle.dumpState()),
-  anvil_loadState: method([required('0 (state)', parseStateHex)], async ({ lifecycle }, state) => {
-    try {
-      await lifecycle.loadState(state)
-    } catch (error) {
-      // A dump that cannot be read is a bad argument; the chain is left as it was.
-      if (error instanceof StateDumpError) throw invalidArgument('0 (state)', error.message)
-      throw error
-    }
-    return true
-  }),
+  anvil_dumpState: dumpState,
+  anvil_loadState: loadState,
+  // Anvil's aliases (Hardhat itself has no such methods).
+  hardhat_dumpState: dumpState,
+  hardhat_loadState: loadState,
   // Anvil ignores it on a chain that is not a fork.
   anvil_setRpcUrl: method([required('0 (url)', parseUrl)], ({ engine }, url) => {
     engine.upstream?.setUrl(url)

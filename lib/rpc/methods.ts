@@ -52,6 +52,8 @@ const readTargets: Readonly<Record<string, ReadTarget>> = {
   eth_getBlockTransactionCountByHash: contents(0),
   eth_getTransactionByBlockNumberAndIndex: contents(0),
   eth_getTransactionByBlockHashAndIndex: contents(0),
+  eth_getRawTransactionByBlockNumberAndIndex: contents(0),
+  eth_getRawTransactionByBlockHashAndIndex: contents(0),
   eth_getBlockReceipts: contents(0),
   eth_getUncleCountByBlockNumber: contents(0),
   eth_getUncleCountByBlockHash: contents(0),

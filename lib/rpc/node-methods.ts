@@ -83,11 +83,16 @@ function metadata(engine: Engine): Record<string, unknown> {
   }
 }
 
+// Lowercase, as geth, Anvil and Hardhat answer (the library's `chain.accounts` keep EIP-55).
+const accounts = method([], ({ engine }) => engine.accounts.map((account) => account.address.toLowerCase()))
+
 /** The node's identity, status and fee methods, by name. */
 export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   web3_clientVersion: method([], () => CLIENT_VERSION),
   web3_sha3: method([required('0 (data)', parseData)], (_, data) => toData(keccak256(data))),
   net_version: method([], ({ engine }) => String(engine.chainId)),
+  // Anvil's name for net_version.
+  eth_networkId: method([], ({ engine }) => String(engine.chainId)),
   net_listening: method([], () => true),
   net_peerCount: method([], () => '0x0'),
   eth_chainId: method([], ({ engine }) => toQuantity(engine.chainId)),
@@ -101,8 +106,9 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_mining: method([], ({ engine }) => engine.mining.mode !== 'auto'),
   eth_hashrate: method([], () => '0x0'),
   eth_coinbase: method([], ({ engine }) => engine.blocks.pending.context.coinbase),
-  // Lowercase, as geth, Anvil and Hardhat answer (the library's `chain.accounts` keep EIP-55).
-  eth_accounts: method([], ({ engine }) => engine.accounts.map((account) => account.address.toLowerCase())),
+  eth_accounts: accounts,
+  // EIP-1102's name, which Anvil also answers: the accounts, without asking anyone.
+  eth_requestAccounts: accounts,
   hardhat_metadata: method([], ({ engine }) => metadata(engine)),
   anvil_metadata: method([], ({ engine }) => metadata(engine)),
   anvil_nodeInfo: method([], ({ engine }) => {

@@ -51,7 +51,11 @@ function formatFilled(transaction: UserTransaction, request: TransactionRequest)
   return json
 }
 
-/** EIP-712 v4; also answers `eth_signTypedData`, which wallets and Hardhat treat as v4. */
+/**
+ * EIP-712 v4; also answers `eth_signTypedData`, which wallets and Hardhat treat as v4, and
+ * MetaMask's `eth_signTypedData_v3`, whose data (no arrays) v4 hashes alike (Anvil answers
+ * neither: -32603 `Not implemented`).
+ */
 const signTypedData = method([required('0 (address)', parseAddress), required('1 (typedData)', parseTypedDataDigest)], ({ engine }, address, digest) =>
   toData(engine.wallet.signDigest(address, digest)),
 )
@@ -66,6 +70,7 @@ export const signMethods: Readonly<Record<string, MethodDefinition>> = {
   ),
   eth_signTypedData_v4: signTypedData,
   eth_signTypedData: signTypedData,
+  eth_signTypedData_v3: signTypedData,
   eth_signTransaction: method([transactionRequest], async ({ engine }, request) => toData((await engine.intake.signRequest(request)).raw)),
   eth_fillTransaction: method([transactionRequest], async ({ engine }, request) => {
     const transaction = await engine.intake.fillRequest(request)

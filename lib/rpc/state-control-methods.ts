@@ -9,6 +9,12 @@ import { parseBoolean, parseQuantityLike } from './params.ts'
 
 const address = required('0 (address)', parseAddress)
 
+const setNonce = (answer: null | true): MethodDefinition =>
+  method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
+    await engine.controls.setNonce(account, nonce)
+    return answer
+  })
+
 /** Every state control, by RPC name. */
 export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
   ...anvilAndHardhat('setBalance', (answer) =>
@@ -23,12 +29,9 @@ export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
       return answer
     }),
   ),
-  ...anvilAndHardhat('setNonce', (answer) =>
-    method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
-      await engine.controls.setNonce(account, nonce)
-      return answer
-    }),
-  ),
+  ...anvilAndHardhat('setNonce', setNonce),
+  // Anvil's alias of anvil_setNonce (Ganache's name).
+  evm_setAccountNonce: setNonce(null),
   ...anvilAndHardhat('setCode', (answer) =>
     method([address, required('1 (code)', parseData)], async ({ engine }, account, code) => {
       await engine.controls.setCode(account, code)

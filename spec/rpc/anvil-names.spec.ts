@@ -1,0 +1,95 @@
+/**
+ * The names Anvil answers besides the usual ones (`eth_networkId`, `eth_requestAccounts`,
+ * `evm_setAccountNonce`, `hardhat_dumpState` / `hardhat_loadState`) and the raw transactions by
+ * block and position, checked against Anvil 1.7.1 taking the same steps.
+ */
+import { expect } from 'chai'
+import { createChain, type Chain } from '../../lib/index.ts'
+import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+
+const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const BOB = `0x${'00'.repeat(19)}b0`
+const UNKNOWN_HASH = `0x${'11'.repeat(32)}`
+
+type Request = <T = unknown>(method: string, params?: unknown[]) => Promise<T>
+
+/** What each node answers to the same steps: a transfer mined, then each name asked. */
+async function answers(request: Request, mine: (hash: string) => Promise<void>): Promise<Record<string, unknown>> {
+  const hash = await request<string>('eth_sendTransaction', [{ from: ALICE, to: BOB, value: '0x1' }])
+  await mine(hash)
+  const block = await request<{ hash: string }>('eth_getBlockByNumber', ['latest', false])
+  const raw = await request<string>('eth_getRawTransactionByHash', [hash])
+  return {
+    networkIdIsNetVersion: (await request('eth_networkId')) === (await request('net_version')),
+    requestAccountsIsAccounts: JSON.stringify(await request('eth_requestAccounts')) === JSON.stringify(await request('eth_accounts')),
+    rawByNumberIsRawByHash: (await request('eth_getRawTransactionByBlockNumberAndIndex', ['latest', '0x0'])) === raw,
+    rawByHashIsRawByHash: (await request('eth_getRawTransactionByBlockHashAndIndex', [block.hash, '0x0'])) === raw,
+    rawPastTheLast: await request('eth_getRawTransactionByBlockNumberAndIndex', ['latest', '0x5']),
+    rawOfAnUnknownBlock: await request('eth_getRawTransactionByBlockHashAndIndex', [UNKNOWN_HASH, '0x0']),
+    rawBeyondTheHead: await request('eth_getRawTransactionByBlockNumberAndIndex', ['0x99', '0x0']),
+    setAccountNonce: await request('evm_setAccountNonce', [BOB, '0x7']),
+    nonceAfter: await request('eth_getTransactionCount', [BOB, 'latest']),
+  }
+}
+
+describe("rpc: Anvil's other names, and raw transactions by position", () => {
+  let chain: Chain
+  let ours: Record<string, unknown>
+  before(async () => {
+    chain = await createChain({ mining: 'auto' })
+    ours = await answers((method, params = []) => chain.request({ method, params }), async () => {})
+  })
+
+  it('eth_networkId is net_version and eth_requestAccounts is eth_accounts (lowercase)', async () => {
+    expect(await chain.request({ method: 'eth_networkId' })).to.equal('31337')
+    expect(ours.networkIdIsNetVersion).to.equal(true)
+    expect(ours.requestAccountsIsAccounts).to.equal(true)
+    expect(((await chain.request({ method: 'eth_requestAccounts' })) as string[])[0]).to.equal(ALICE)
+  })
+
+  it('the raw transaction at a position is the signed envelope; null past the last, for an unknown hash and beyond the head', () => {
+    expect(ours).to.include({ rawByNumberIsRawByHash: true, rawByHashIsRawByHash: true, rawPastTheLast: null, rawOfAnUnknownBlock: null, rawBeyondTheHead: null })
+  })
+
+  it('at pending, the raw transaction is the pre-confirmed one, as eth_getTransactionByBlockNumberAndIndex answers', async () => {
+    const paused = await createChain()
+    const hash = await paused.request({ method: 'eth_sendTransaction', params: [{ from: ALICE, to: BOB, value: '0x1' }] })
+    expect(await paused.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['pending', '0x0'] })).to.equal(null)
+    await paused.tick()
+    expect(await paused.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['pending', '0x0'] })).to.equal(
+      await paused.request({ method: 'eth_getRawTransactionByHash', params: [hash] }),
+    )
+  })
+
+  it('evm_setAccountNonce sets the nonce and answers null, as anvil_setNonce', () => {
+    expect(ours).to.include({ setAccountNonce: null, nonceAfter: '0x7' })
+  })
+
+  it('hardhat_dumpState and hardhat_loadState are anvil_dumpState and anvil_loadState', async () => {
+    const dump = (await chain.request({ method: 'hardhat_dumpState' })) as string
+    expect(dump).to.equal(await chain.request({ method: 'anvil_dumpState' }))
+    const other = await createChain()
+    expect(await other.request({ method: 'hardhat_loadState', params: [dump] })).to.equal(true)
+    expect(await other.request({ method: 'eth_getTransactionCount', params: [BOB, 'latest'] })).to.equal('0x7')
+  })
+
+  it('a bad position is -32602 naming the argument', async () => {
+    const error = await chain.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['latest', 'zero'] }).then(
+      () => ({}) as { code?: number; message?: string },
+      (caught: { code?: number; message?: string }) => caught,
+    )
+    expect(error.code).to.equal(-32602)
+    expect(error.message).to.match(/^invalid argument 1 \(index\)/)
+  })
+
+  describe('against Anvil 1.7.1 taking the same steps', () => {
+    let anvil: AnvilNode | undefined
+    after(() => anvil?.stop())
+
+    it('every answer is the same', async function () {
+      anvil = await anvilOrSkip(this, [])
+      const theirs = await answers((method, params = []) => anvil!.request(method, params), (hash) => anvil!.mined(hash))
+      expect(ours).to.deep.equal(theirs)
+    })
+  })
+})

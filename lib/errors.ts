@@ -18,6 +18,8 @@ export const RPCErrorCode = {
   internal: -32603,
   /** geth's code for execution, pool and state errors. */
   server: -32000,
+  /** Anvil's code for a block it does not hold, where its method must answer one (`Resource not found`). */
+  resourceNotFound: -32001,
   /** geth's code for a request (or a batch's remaining members) cut at the server's deadline (rpc/errors.go errcodeTimeout). */
   requestTimeout: -32002,
   /** geth's and Anvil's code for `execution reverted` (with the `revertCode: 3` option). */
@@ -239,6 +241,14 @@ export class ResourceNotFoundError extends RPCError {
   override name = 'ResourceNotFoundError'
   constructor(message: string) {
     super(RPCErrorCode.server, message)
+  }
+}
+
+/** -32001 `Resource not found`: Anvil's answer where a block its method must describe does not exist (Otterscan's block methods). */
+export class BlockNotFoundError extends RPCError {
+  override name = 'BlockNotFoundError'
+  constructor() {
+    super(RPCErrorCode.resourceNotFound, 'Resource not found')
   }
 }
 

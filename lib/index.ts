@@ -26,6 +26,7 @@ export { httpSafetyOptions } from './server/http-options.ts'
 export type { DevAccount } from './accounts/dev-accounts.ts'
 export { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 export {
+  BlockNotFoundError,
   ExecutionFailedError,
   ExecutionRevertedError,
   HeaderNotFoundError,

@@ -46,6 +46,7 @@ import { TransactionIntake } from './intake.ts'
 import { TransactionLookups } from './lookups.ts'
 import { Mining } from './mining.ts'
 import { StateReads } from './state-reads.ts'
+import { Otterscan } from './otterscan.ts'
 import { Proofs } from './proofs.ts'
 import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
@@ -89,6 +90,8 @@ export interface Engine extends ChainView {
   readonly tokens: TokenBalances
   /** `debug_trace*`: re-executes transactions and calls with a tracer. */
   readonly tracing: Tracing
+  /** Otterscan's searches of the sealed blocks (`ots_*`). */
+  readonly otterscan: Otterscan
   /** `eth_getProof`, `eth_getAccount`. */
   readonly proofs: Proofs
   /** `eth_simulateV1`. */
@@ -215,6 +218,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   snapshots.register(() => settings.capture())
   snapshots.register(() => wallet.capture())
 
+  const tracing = new Tracing({ blocks, store, history, builder, lookups, lane })
+
   return {
     options,
     get chainId() {
@@ -232,7 +237,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     mining,
     controls,
     tokens: new TokenBalances({ blocks, environment, controls, serialize }),
-    tracing: new Tracing({ blocks, store, history, builder, lookups, lane }),
+    tracing,
+    otterscan: new Otterscan({ history, tracing }),
     proofs: new Proofs({ blocks, history, commitment }),
     simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane }),
     upstream: setup.upstream,

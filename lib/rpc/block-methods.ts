@@ -2,39 +2,19 @@
  * Blocks and what they hold: by number, tag or hash, their transaction counts, transactions by
  * index, receipts, uncles (none since the merge) and logs.
  */
-import type { IncludedTransaction } from '../blocks/block.ts'
-import type { ChainView } from '../engine/engine.ts'
 import type { BlockSelector } from '../engine/block-resolver.ts'
-import { formatBlock, formatPendingBlock } from './format-block.ts'
-import { formatIncluded, formatReceipt, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
+import { formatIncluded, formatReceipt } from './format-transaction.ts'
 import { getLogs, getLogsAcrossFork } from './get-logs.ts'
 import { parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { parseLogQuery } from './log-filter.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { blockAt, blockWithHash } from './named-block.ts'
 import { parseBlockTag, parseBoolean } from './params.ts'
 
 const blockHash = required('0 (hash)', parseHash)
 const blockTag = required('0 (block)', parseBlockTag)
 const index = required('1 (index)', parseSmallQuantity)
 const full = optional('1 (full transactions)', parseBoolean, () => false)
-
-/** A block and its transactions as a selector names it; undefined beyond the head (geth: null). */
-function blockAt(view: ChainView, selector: BlockSelector): { transactions: readonly IncludedTransaction[]; ref: BlockRef; json: (full: boolean) => unknown } | undefined {
-  if ('number' in selector && selector.number > view.blocks.headNumber) return undefined
-  const resolved = view.blocks.resolve(selector)
-  if (resolved.kind === 'pending') {
-    const pending = resolved.block.view
-    return { transactions: pending.transactions, ref: pendingRef(pending), json: (full) => formatPendingBlock(pending, full) }
-  }
-  const block = resolved.block
-  return { transactions: block.transactions, ref: sealedRef(block), json: (full) => formatBlock(block, full) }
-}
-
-/** The sealed block with `hash`, as {@link blockAt} gives it. */
-function blockWithHash(view: ChainView, hash: `0x${string}`): ReturnType<typeof blockAt> {
-  const block = view.blocks.byHash(hash)
-  return block === undefined ? undefined : { transactions: block.transactions, ref: sealedRef(block), json: (full) => formatBlock(block, full) }
-}
 
 /** A block parameter that may also be a bare block hash (Anvil's eth_getBlockReceipts). */
 function parseBlockOrHash(value: unknown, name: string): BlockSelector {

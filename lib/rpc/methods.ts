@@ -18,6 +18,7 @@ import { stateControlMethods } from './state-control-methods.ts'
 import { stateMethods } from './state-methods.ts'
 import { testMethods } from './test-methods.ts'
 import { traceMethods } from './trace-methods.ts'
+import { otterscanMethods } from './otterscan-methods.ts'
 import { parityTraceMethods } from './parity-trace-methods.ts'
 import { transactionMethods } from './transaction-methods.ts'
 import { txpoolMethods } from './txpool-methods.ts'
@@ -90,6 +91,7 @@ export const methods: Readonly<Record<string, MethodDefinition>> = withReadTarge
   ...filterMethods,
   ...traceMethods,
   ...parityTraceMethods,
+  ...otterscanMethods,
   ...testMethods,
   ...faultMethods,
   ...stateControlMethods,

@@ -123,6 +123,23 @@ export class StateHistory {
     return versions
   }
 
+  /**
+   * The sealed blocks where the code of `address` arrived, newest first: each block whose
+   * version of the account has code where the version before had none (or there was none before:
+   * a fork's upstream may already have had it). Pruned versions are gone.
+   */
+  codeArrivals(address: Address): number[] {
+    const versions = this.accounts.get(address)
+    if (versions === undefined) return []
+    const arrivals: number[] = []
+    for (let i = versions.values.length - 1; i >= 0; i--) {
+      const hasCode = (versions.values[i]?.code.length ?? 0) > 0
+      const hadCode = i > 0 && (versions.values[i - 1]?.code.length ?? 0) > 0
+      if (hasCode && !hadCode) arrivals.push(versions.blocks[i])
+    }
+    return arrivals
+  }
+
   /** The non-zero storage words of `address` the history holds at the end of block `blockNumber` (the source's are not enumerated). */
   *storageWordsAt(address: Address, blockNumber: number): Iterable<[bigint, bigint]> {
     this.pruner?.check(blockNumber)

@@ -37,7 +37,7 @@ describe("rpc: Anvil's other names, and raw transactions by position", () => {
   let ours: Record<string, unknown>
   before(async () => {
     chain = await createChain({ mining: 'auto' })
-    ours = await answers((method, params = []) => chain.request({ method, params }), async () => {})
+    ours = await answers(<T>(method: string, params: unknown[] = []) => chain.request({ method, params }) as Promise<T>, async () => {})
   })
 
   it('eth_networkId is net_version and eth_requestAccounts is eth_accounts (lowercase)', async () => {

@@ -226,6 +226,20 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   anvil_loadState: [p('0 (state)', 'data', true, '0x')],
   hardhat_dumpState: [p('0 (preserve historical states)', 'boolean', false, true)],
   hardhat_loadState: [p('0 (state)', 'data', true, '0x')],
+  // Otterscan's (Anvil's signatures).
+  erigon_getHeaderByNumber: [p('0 (block)', 'block', true, 'latest')],
+  ots_getApiLevel: [],
+  ots_hasCode: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
+  ots_getInternalOperations: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  ots_traceTransaction: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  ots_getTransactionError: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  ots_getBlockDetails: [p('0 (block)', 'block', true, 'latest')],
+  ots_getBlockDetailsByHash: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  ots_getBlockTransactions: [p('0 (block)', 'count', true, '0x0'), p('1 (page)', 'count', true, '0x0'), p('2 (page size)', 'count', true, '0x1')],
+  ots_searchTransactionsBefore: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'count', true, '0x0'), p('2 (page size)', 'count', true, '0x1')],
+  ots_searchTransactionsAfter: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'count', true, '0x0'), p('2 (page size)', 'count', true, '0x1')],
+  ots_getTransactionBySenderAndNonce: [p('0 (address)', 'address', true, ALICE), p('1 (nonce)', 'quantity', true, '0x0')],
+  ots_getContractCreator: [p('0 (address)', 'address', true, ALICE)],
 }
 
 function twins(name: string, params: ParamSpec[]): Record<string, ParamSpec[]> {
@@ -308,6 +322,19 @@ export const READ_ONLY_METHODS = [
   'debug_getRawBlock',
   'debug_getRawReceipts',
   'anvil_getIntervalMining',
+  'erigon_getHeaderByNumber',
+  'ots_getApiLevel',
+  'ots_hasCode',
+  'ots_getInternalOperations',
+  'ots_traceTransaction',
+  'ots_getTransactionError',
+  'ots_getBlockDetails',
+  'ots_getBlockDetailsByHash',
+  'ots_getBlockTransactions',
+  'ots_searchTransactionsBefore',
+  'ots_searchTransactionsAfter',
+  'ots_getTransactionBySenderAndNonce',
+  'ots_getContractCreator',
 ]
 
 /** Whether a method may change the chain when its arguments are valid (anything not known to only read). */

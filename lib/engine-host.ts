@@ -87,10 +87,11 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   /**
    * Starts the chain over (`anvil_reset`, `hardhat_reset`): as it was created, or forking
    * `target` (its url, or the current fork's; its block, or the upstream's latest). Snapshots
-   * end; subscriptions and listeners carry on with the new chain.
+   * end; subscriptions, listeners and the mining mode switched at run time carry on with the
+   * new chain (Anvil keeps its miner's mode).
    */
   async reset(target?: ResetTarget): Promise<void> {
-    this.#replaceEngine(await this.#reopen({ reset: target, live: this.#liveFork() }))
+    await this.#replaceEngine(await this.#reopen({ reset: target, live: this.#liveFork() }))
   }
 
   /**
@@ -109,7 +110,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
    * chain stays as it was. On a fork, the dump must start at the fork block.
    */
   async loadState(input: StateInput): Promise<void> {
-    this.#replaceEngine(await this.#reopen({ state: input, live: this.#liveFork() }))
+    await this.#replaceEngine(await this.#reopen({ state: input, live: this.#liveFork() }))
   }
 
   #liveFork(): LiveFork | undefined {
@@ -117,9 +118,12 @@ export class EngineHost extends EventEmitter<ChainEvents> {
     return upstream === undefined ? undefined : { url: upstream.url, blockNumber: upstream.forkNumber }
   }
 
-  #replaceEngine({ options, setup }: OpenedChain): void {
+  /** Swaps in the opened chain; the mining mode switched at run time carries over, as Anvil's does. */
+  async #replaceEngine({ options, setup }: OpenedChain): Promise<void> {
     const previous = this.#engine
-    this.#engine = createEngine(options, this, setup)
+    const engine = createEngine(options, this, setup)
+    await engine.mining.keepModeOf(previous.mining)
+    this.#engine = engine
     this.#context = this.#contextOf(this.#engine, this.#engine)
     this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
     previous.close()

@@ -21,6 +21,11 @@ export type TransactionLocation =
   | { readonly status: 'preconfirmed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: PendingBlockView }
   | { readonly status: 'sealed'; readonly transaction: Transaction; readonly included: IncludedTransaction; readonly block: SealedBlock }
 
+/** Whether `transaction` is `sender`'s with `nonce` (a deposit has no nonce). */
+function sentWith(transaction: Transaction, sender: Address, nonce: bigint): boolean {
+  return transaction.kind !== 'deposit' && transaction.sender === sender && transaction.nonce === nonce
+}
+
 /** The mempool by state: `pending` can execute now (each sender's gapless run), `queued` waits behind a nonce gap. */
 export interface PoolContent {
   readonly pending: readonly UserTransaction[]
@@ -60,6 +65,26 @@ export class TransactionLookups {
     }
     const sealed = this.blocks.transaction(hash)
     if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }
+    return undefined
+  }
+
+  /**
+   * The hash of the transaction `sender` sent with `nonce`: in the mempool, pre-confirmed or
+   * sealed (`eth_getTransactionBySenderAndNonce`, as Anvil and reth look it up); with
+   * `sealedOnly`, in sealed blocks only (`ots_getTransactionBySenderAndNonce`). A fork's blocks
+   * before its own are not searched.
+   */
+  bySenderAndNonce(sender: Address, nonce: bigint, sealedOnly = false): Hash | undefined {
+    if (!sealedOnly) {
+      const pooled = this.pool.atNonce(sender, nonce)
+      if (pooled !== undefined) return pooled.transaction.hash
+      for (const { transaction } of this.builder.pending.transactions) if (sentWith(transaction, sender, nonce)) return transaction.hash
+    }
+    // The first block (genesis, or a fork's block) holds none of the chain's own transactions.
+    const blocks = this.blocks.all()
+    for (let i = blocks.length - 1; i > 0; i--) {
+      for (const { transaction } of blocks[i].transactions) if (sentWith(transaction, sender, nonce)) return transaction.hash
+    }
     return undefined
   }
 

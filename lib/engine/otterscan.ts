@@ -1,7 +1,6 @@
 /**
  * Otterscan's searches of the sealed chain (the `ots_*` methods Anvil serves): the transactions
- * that touch an address, a page at a time; the transaction that created a contract; a sender's
- * transaction by nonce. Blocks are re-executed with the Parity tracer as `trace_block` does;
+ * that touch an address, a page at a time, and the transaction that created a contract. Blocks are re-executed with the Parity tracer as `trace_block` does;
  * a block without transactions is never traced, and a contract's creator is looked for only in
  * the blocks where its code arrived (the state history knows them), not in every block.
  */
@@ -97,17 +96,6 @@ export class Otterscan {
       for (let i = traced.length - 1; i >= 0; i--) {
         const { hash, trace } = traced[i]
         if (trace.type === 'create' && trace.hasResult && trace.to === address) return { hash, creator: trace.from }
-      }
-    }
-    return undefined
-  }
-
-  /** The hash of the sealed transaction `sender` sent with `nonce`, newest blocks first. */
-  bySenderAndNonce(sender: Address, nonce: bigint, view: TracingView): Hash | undefined {
-    const { blocks } = view
-    for (let number = blocks.headNumber; number >= blocks.firstLocalNumber; number--) {
-      for (const { transaction } of blocks.byNumber(number)?.transactions ?? []) {
-        if (transaction.kind !== 'deposit' && transaction.sender === sender && transaction.nonce === nonce) return transaction.hash
       }
     }
     return undefined

@@ -2,7 +2,7 @@
  * Otterscan's methods (`ots_*`, API level 8, and `erigon_getHeaderByNumber`), as Anvil serves
  * them, so the Otterscan block explorer runs against the devnet. A transaction's traces are
  * Parity's (engine/tracing.ts; a pre-confirmed one is traced in the pending block); the searches
- * over blocks are the engine's (engine/otterscan.ts), over sealed blocks only.
+ * over blocks are the engine's (engine/otterscan.ts, engine/lookups.ts), over sealed blocks only.
  */
 import { TAG } from '../engine/block-resolver.ts'
 import type { ChainView, Engine } from '../engine/engine.ts'
@@ -98,8 +98,9 @@ export const otterscanMethods: Readonly<Record<string, MethodDefinition>> = {
   ots_searchTransactionsAfter: method([...search], async ({ engine, view }, account, block, pageSize) =>
     formatPage(view, await engine.otterscan.after(account, BigInt(block), pageSize, view)),
   ),
-  ots_getTransactionBySenderAndNonce: method([address, required('1 (nonce)', parseQuantityLike)], ({ engine, view }, sender, nonce) => {
-    return engine.otterscan.bySenderAndNonce(sender, nonce, view) ?? null
+  // Sealed transactions only, as Anvil's (its eth_getTransactionBySenderAndNonce also finds pooled ones).
+  ots_getTransactionBySenderAndNonce: method([address, required('1 (nonce)', parseQuantityLike)], ({ view }, sender, nonce) => {
+    return view.lookups.bySenderAndNonce(sender, nonce, true) ?? null
   }),
   ots_getContractCreator: method([address], async ({ engine, view }, contract) => (await engine.otterscan.contractCreator(contract, view)) ?? null),
 }

@@ -1,18 +1,27 @@
 /**
  * Sending transactions and finding them again: raw and wallet-signed sends, the EIP-7966 sync
- * send, lookups by hash, receipts and Base's transaction status.
+ * send, lookups by hash and by sender and nonce, receipts and Base's transaction status.
  */
+import type { ChainView } from '../engine/engine.ts'
 import type { ExecutedLocation } from '../engine/lookups.ts'
 import type { Hash } from '../types.ts'
 import { formatIncluded, formatReceipt, formatTransaction, pendingRef, sealedRef } from './format-transaction.ts'
-import { invalidArgument, parseData, parseHash, parseSmallQuantity, toData } from './hex.ts'
+import { invalidArgument, parseAddress, parseData, parseHash, parseSmallQuantity, toData } from './hex.ts'
 import { method, optional, required, type MethodContext, type MethodDefinition } from './method-definition.ts'
-import { parseCallRequest, parseDepositRequest } from './params.ts'
+import { parseCallRequest, parseDepositRequest, parseQuantityLike } from './params.ts'
 
 /** EIP-7966: the longest (and default) wait of `eth_sendRawTransactionSync`, as Base's nodes allow. */
 const MAX_SYNC_TIMEOUT_MS = 6000
 
 const transactionHash = required('0 (hash)', parseHash)
+
+/** The transaction `hash` as `eth_getTransactionByHash` answers it: pooled (no block), pre-confirmed or sealed; null if unknown. */
+function transactionJson(view: ChainView, hash: Hash): Record<string, unknown> | null {
+  const location = view.lookups.find(hash)
+  if (location === undefined) return null
+  if (location.status === 'mempool') return formatTransaction(location.transaction, undefined)
+  return formatIncluded(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
+}
 
 function parseSyncTimeout(value: unknown, name: string): number {
   const timeout = parseSmallQuantity(value, name)
@@ -48,11 +57,11 @@ export const transactionMethods: Readonly<Record<string, MethodDefinition>> = {
   ),
   eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], ({ engine }, request) => engine.intake.submitRequest(request)),
 
-  eth_getTransactionByHash: method([transactionHash], ({ view }, hash) => {
-    const location = view.lookups.find(hash)
-    if (location === undefined) return null
-    if (location.status === 'mempool') return formatTransaction(location.transaction, undefined)
-    return formatIncluded(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
+  eth_getTransactionByHash: method([transactionHash], ({ view }, hash) => transactionJson(view, hash)),
+  // reth's and Anvil's (cast tx --from --nonce): the mempool's, a pre-confirmed or a sealed transaction.
+  eth_getTransactionBySenderAndNonce: method([required('0 (address)', parseAddress), required('1 (nonce)', parseQuantityLike)], ({ view }, sender, nonce) => {
+    const hash = view.lookups.bySenderAndNonce(sender, nonce)
+    return hash === undefined ? null : transactionJson(view, hash)
   }),
   eth_getTransactionReceipt: method([transactionHash], ({ view }, hash) => {
     const location = view.lookups.find(hash)

@@ -1,7 +1,8 @@
 /**
  * The names Anvil answers besides the usual ones (`eth_networkId`, `eth_requestAccounts`,
- * `evm_setAccountNonce`, `hardhat_dumpState` / `hardhat_loadState`) and the raw transactions by
- * block and position, checked against Anvil 1.7.1 taking the same steps.
+ * `evm_setAccountNonce`, `hardhat_dumpState` / `hardhat_loadState`), the raw transactions by
+ * block and position and a transaction by sender and nonce (reth's, which cast sends), checked
+ * against Anvil 1.7.1 taking the same steps.
  */
 import { expect } from 'chai'
 import { createChain, type Chain } from '../../lib/index.ts'
@@ -27,6 +28,8 @@ async function answers(request: Request, mine: (hash: string) => Promise<void>):
     rawPastTheLast: await request('eth_getRawTransactionByBlockNumberAndIndex', ['latest', '0x5']),
     rawOfAnUnknownBlock: await request('eth_getRawTransactionByBlockHashAndIndex', [UNKNOWN_HASH, '0x0']),
     rawBeyondTheHead: await request('eth_getRawTransactionByBlockNumberAndIndex', ['0x99', '0x0']),
+    bySenderAndNonce: (await request<{ hash: string } | null>('eth_getTransactionBySenderAndNonce', [ALICE, '0x0']))?.hash === hash,
+    bySenderAndUnusedNonce: await request('eth_getTransactionBySenderAndNonce', [ALICE, '0x9']),
     setAccountNonce: await request('evm_setAccountNonce', [BOB, '0x7']),
     nonceAfter: await request('eth_getTransactionCount', [BOB, 'latest']),
   }
@@ -59,6 +62,23 @@ describe("rpc: Anvil's other names, and raw transactions by position", () => {
     expect(await paused.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['pending', '0x0'] })).to.equal(
       await paused.request({ method: 'eth_getRawTransactionByHash', params: [hash] }),
     )
+  })
+
+  it('eth_getTransactionBySenderAndNonce finds a sealed, a pre-confirmed and a pooled transaction; null for a nonce not sent', async () => {
+    expect(ours).to.include({ bySenderAndNonce: true, bySenderAndUnusedNonce: null })
+    const paused = await createChain()
+    const first = await paused.request({ method: 'eth_sendTransaction', params: [{ from: ALICE, to: BOB, value: '0x1' }] })
+    const find = (nonce: string) => paused.request({ method: 'eth_getTransactionBySenderAndNonce', params: [ALICE, nonce] }) as Promise<{ hash: string; blockNumber: string | null }>
+    expect(await find('0x0')).to.include({ hash: first, blockNumber: null })
+    await paused.tick()
+    expect(await find('0x0')).to.include({ hash: first, blockNumber: '0x1' })
+    await paused.mine()
+    const second = await paused.request({ method: 'eth_sendTransaction', params: [{ from: ALICE, to: BOB, value: '0x1' }] })
+    expect((await find('0x0')).hash).to.equal(first)
+    expect((await find('0x1')).hash).to.equal(second)
+    // Otterscan's own reads sealed blocks only.
+    expect(await paused.request({ method: 'ots_getTransactionBySenderAndNonce', params: [ALICE, '0x1'] })).to.equal(null)
+    expect(await paused.request({ method: 'ots_getTransactionBySenderAndNonce', params: [ALICE, '0x0'] })).to.equal(first)
   })
 
   it('evm_setAccountNonce sets the nonce and answers null, as anvil_setNonce', () => {

@@ -148,6 +148,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_getUncleByBlockNumberAndIndex: [p('0 (block)', 'block', true, 'latest'), p('1 (index)', 'count', true, '0x0')],
   eth_getUncleByBlockHashAndIndex: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (index)', 'count', true, '0x0')],
   eth_getRawTransactionByHash: [p('0 (hash)', 'hash', true, ZERO_HASH)],
+  eth_getTransactionBySenderAndNonce: [p('0 (address)', 'address', true, ALICE), p('1 (nonce)', 'quantity', true, '0x0')],
   eth_getRawTransactionByBlockNumberAndIndex: [p('0 (block)', 'block', true, 'latest'), p('1 (index)', 'count', true, '0x0')],
   eth_getRawTransactionByBlockHashAndIndex: [p('0 (hash)', 'hash', true, ZERO_HASH), p('1 (index)', 'count', true, '0x0')],
   // State, proofs, access lists and simulation (geth).
@@ -295,6 +296,7 @@ export const READ_ONLY_METHODS = [
   'eth_getUncleByBlockNumberAndIndex',
   'eth_getUncleByBlockHashAndIndex',
   'eth_getRawTransactionByHash',
+  'eth_getTransactionBySenderAndNonce',
   'eth_getRawTransactionByBlockNumberAndIndex',
   'eth_getRawTransactionByBlockHashAndIndex',
   'eth_createAccessList',

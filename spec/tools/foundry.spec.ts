@@ -76,6 +76,12 @@ describe('tools: Foundry (cast, forge) against the sealed endpoint', function ()
     expect(await chain.getTransactionCount(DEPLOYER)).to.equal(10)
   })
 
+  it('`cast tx --from --nonce` finds a sealed transaction by its sender and nonce (eth_getTransactionBySenderAndNonce, as on Anvil)', async () => {
+    const { stdout } = await cast('tx', '--rpc-url', server.sealedUrl, '--from', DEPLOYER, '--nonce', '3', '--json')
+    const transaction = JSON.parse(stdout) as { nonce: string; from: string; to: string }
+    expect(transaction).to.include({ nonce: '0x3', from: DEPLOYER.toLowerCase(), to: BOB.toLowerCase() })
+  })
+
   it('`forge script --broadcast` twice in a row deploys and increments twice', async () => {
     const nonce = await chain.getTransactionCount(DEPLOYER, 'pending')
     for (let i = 0; i < 2; i++) {

@@ -24,6 +24,8 @@ export interface ExtraCharges {
 export interface FeeRules {
   /** Where the base fee part of each gas payment goes; undefined: burnt (Ethereum). */
   readonly baseFeeRecipient: Address | undefined
+  /** Every account these rules credit besides the coinbase, loaded before each transaction runs (a fork fetches them). */
+  readonly credited: readonly Address[]
   /** What `transaction` owes besides its gas when run on `state`; undefined for nothing (at once, on a plain chain). */
   extraCharges(transaction: UserTransaction, state: StateView): ExtraCharges | undefined | Promise<ExtraCharges | undefined>
 }
@@ -31,5 +33,6 @@ export interface FeeRules {
 /** Ethereum's: the base fee is burnt, and nothing else is owed. */
 export const ETHEREUM_FEE_RULES: FeeRules = {
   baseFeeRecipient: undefined,
+  credited: [],
   extraCharges: () => undefined,
 }

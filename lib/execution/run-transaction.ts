@@ -155,8 +155,8 @@ export async function runTransaction(
   position: BlockPosition,
   environment: ExecutionEnvironment,
 ): Promise<TransactionReceipt> {
-  // The accounts the direct paths read synchronously (a forked chain may have to fetch them).
-  const loading = ensureAccounts(state, [transaction.sender, transaction.to, block.coinbase])
+  // The accounts the direct paths read synchronously, the fee vaults included (a forked chain may have to fetch them).
+  const loading = ensureAccounts(state, [transaction.sender, transaction.to, block.coinbase, ...environment.fees.credited])
   if (loading !== undefined) await loading
   if (transaction.kind === 'deposit') return runDeposit(transaction, state, block, position, environment)
   const owed = environment.fees.extraCharges(transaction, state)

@@ -78,6 +78,7 @@ function chargesOf(transaction: UserTransaction, parameters: L1FeeParameters): E
 /** The fee rules of an OP-stack chain with every fork through Jovian active. */
 export const OP_STACK_FEE_RULES: FeeRules = {
   baseFeeRecipient: BASE_FEE_VAULT,
+  credited: [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT],
   extraCharges(transaction, state) {
     const parameters = l1FeeParametersIn(state)
     return parameters instanceof Promise ? parameters.then((loaded) => chargesOf(transaction, loaded)) : chargesOf(transaction, parameters)

@@ -307,6 +307,20 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(proxy.calls().filter(({ method }) => !READS.has(method))).to.deep.equal([])
     })
 
+    it('with the Base preset, a user transaction pre-confirms and seals, paying the fee vaults it loads from the upstream', async () => {
+      // The upstream is a plain chain: no L1Block code, so the L1 fee is 0 and the L1FeeVault is credited 0, as the receipt says.
+      const fork = await forkAt({ preset: 'base' })
+      const sender = signer(fork, 1)
+      const hash = await fork.sendRawTransaction(await sender.sign({ to: X, value: 1n, nonce: 2 }))
+      await fork.tick()
+      const receipt = await rpc<{ status: string; l1Fee: string; gasUsed: string; effectiveGasPrice: string } | null>(fork, 'eth_getTransactionReceipt', hash)
+      expect(receipt?.status).to.equal('0x1')
+      await fork.mine()
+      expect((await rpc<RpcBlock>(fork, 'eth_getBlockByNumber', '0x5', false)).transactions).to.include(hash)
+      expect(await rpc(fork, 'eth_getBalance', '0x4200000000000000000000000000000000000019', 'latest')).to.not.equal('0x0')
+      expect(await rpc(fork, 'eth_getBalance', '0x420000000000000000000000000000000000001a', 'latest')).to.equal(receipt!.l1Fee)
+    })
+
     it("answers eth_getLogs of 'latest' at the fork block with the upstream's logs of block N", async () => {
       const fork = await forkAt()
       const logs = await rpc<RpcLog[]>(fork, 'eth_getLogs', { fromBlock: 'latest', toBlock: 'latest' })

@@ -6,7 +6,8 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { Agent } from 'node:http'
+import { Agent, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { http, rpc } from './support/server-http.ts'
 import { killAll, pollUntil, READY_LINE, ROOT, spawnCli, startCli, tryConnect } from './support/server-cli.ts'
@@ -253,6 +254,17 @@ describe('preconf-devnet CLI', () => {
       expect(second.stdout()).to.not.include('Listening on')
       expect(await rpc(first.url, 'eth_chainId')).to.equal('0x7a69')
     })
+  })
+
+  it('--fork-url of a port nobody listens on exits 1 with the upstream error once the retries are spent (a retry waiting its back-off keeps the process alive)', async () => {
+    const vacant = createServer()
+    await new Promise<void>((resolve) => vacant.listen(0, '127.0.0.1', resolve))
+    const { port } = vacant.address() as AddressInfo
+    await new Promise((resolve) => vacant.close(resolve))
+    const cli = spawnCli(['--port', '0', '--fork-url', `http://127.0.0.1:${port}`, '--fork-retries', '2', '--fork-cache', 'off'])
+    const exit = await cli.exited
+    expect(exit.code).to.equal(1)
+    expect(cli.stderr()).to.include(`upstream http://127.0.0.1:${port} failed on eth_chainId: connect ECONNREFUSED 127.0.0.1:${port} (after 3 attempts)`)
   })
 
   describe('bad command lines exit 2 with the reason and the usage', () => {

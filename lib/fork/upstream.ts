@@ -209,7 +209,11 @@ export class Upstream {
     else this.settle(call, new RPCError(error.code, error.message, { data: error.data }))
   }
 
-  /** Retries a call after a transient failure with back-off, or fails it once the retries are spent. */
+  /**
+   * Retries a call after a transient failure with back-off, or fails it once the retries are
+   * spent. The back-off keeps the process alive (a CLI starting a fork, or a script awaiting
+   * one, would otherwise exit mid-wait with nothing said); `close` settles the call and clears it.
+   */
   private retry(call: Call, reason: string): void {
     if (this.closed) return
     call.failures++
@@ -219,7 +223,7 @@ export class Upstream {
       call.timer = undefined
       this.queue.push(call)
       this.schedule()
-    }, delay).unref()
+    }, delay)
   }
 
   private fail(call: Call, reason: string): void {

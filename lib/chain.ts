@@ -6,7 +6,7 @@
 import type { SealedBlock } from './blocks/block.ts'
 import type { Preconfirmation } from './builder/builder.ts'
 import type { PendingBlockView } from './builder/pending-block.ts'
-import { EngineHost } from './engine-host.ts'
+import { ENGINE, EngineHost } from './engine-host.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
 import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
@@ -49,23 +49,23 @@ const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')
 export class Chain extends EngineHost {
   /** The newest sealed block's number. */
   blockNumber(): bigint {
-    return this.engine.blocks.headNumber
+    return this[ENGINE].blocks.headNumber
   }
 
   /** The balance of `address` in wei at `block` (default `latest`). */
   async getBalance(address_: string, block: BlockTag = 'latest'): Promise<bigint> {
-    return this.engine.reads.balance(address(address_), tag(block))
+    return this[ENGINE].reads.balance(address(address_), tag(block))
   }
 
   /** The runtime code of `address` at `block`, as hex (`0x` for none). */
   async getCode(address_: string, block: BlockTag = 'latest'): Promise<Hex> {
-    const code = this.engine.reads.code(address(address_), tag(block))
+    const code = this[ENGINE].reads.code(address(address_), tag(block))
     return formatCode(code instanceof Uint8Array ? code : await code)
   }
 
   /** The 32-byte storage word at `slot` of `address`, at `block`. */
   async getStorageAt(address_: string, slot: Hex | bigint, block: BlockTag = 'latest'): Promise<Hex> {
-    const word = this.engine.reads.storage(address(address_), parseQuantityLike(slot, '1 (slot)'), tag(block))
+    const word = this[ENGINE].reads.storage(address(address_), parseQuantityLike(slot, '1 (slot)'), tag(block))
     return toWord(typeof word === 'bigint' ? word : await word)
   }
 
@@ -74,7 +74,7 @@ export class Chain extends EngineHost {
    * counts the sender's mempool transactions without a gap, as geth's pending nonce does.
    */
   async getTransactionCount(address_: string, block: BlockTag = 'latest'): Promise<number> {
-    const nonce = this.engine.reads.nonce(address(address_), tag(block))
+    const nonce = this[ENGINE].reads.nonce(address(address_), tag(block))
     return Number(typeof nonce === 'bigint' ? nonce : await nonce)
   }
 
@@ -83,7 +83,7 @@ export class Chain extends EngineHost {
    * -32000 `execution reverted` with the revert data as `data`.
    */
   async call(request: CallParameters, block: BlockTag = 'latest'): Promise<Hex> {
-    const outcome = await this.engine.calls.call(parseCallRequest(request, '0 (call)'), tag(block))
+    const outcome = await this[ENGINE].calls.call(parseCallRequest(request, '0 (call)'), tag(block))
     try {
       return toData(callResultOrThrow(outcome))
     } catch (error) {
@@ -93,14 +93,14 @@ export class Chain extends EngineHost {
 
   /** The least gas `request` needs at `block` (default `pending`), found as geth's eth_estimateGas does. */
   estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
-    return this.engine.calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
+    return this[ENGINE].calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
       throw presentError(error, this.options.revertCode)
     })
   }
 
   /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */
   sendRawTransaction(raw: Hex | Uint8Array): Promise<Hash> {
-    return this.engine.intake.submitRaw(typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw.slice())
+    return this[ENGINE].intake.submitRaw(typeof raw === 'string' ? parseData(raw, '0 (transaction)') : raw.slice())
   }
 
   /**
@@ -110,7 +110,7 @@ export class Chain extends EngineHost {
    * pending base fee plus the tip (or a legacy transaction when `gasPrice` is given).
    */
   sendTransaction(request: CallParameters & { readonly nonce?: Hex | bigint }): Promise<Hash> {
-    return this.engine.intake.submitRequest(parseCallRequest(request, '0 (transaction)'))
+    return this[ENGINE].intake.submitRequest(parseCallRequest(request, '0 (transaction)'))
   }
 
   /**
@@ -120,7 +120,7 @@ export class Chain extends EngineHost {
    * deposit's hash.
    */
   async deposit(request: DepositParameters): Promise<Hash> {
-    return this.engine.intake.simulateDeposit(parseDepositRequest(request, '0 (deposit)'))
+    return this[ENGINE].intake.simulateDeposit(parseDepositRequest(request, '0 (deposit)'))
   }
 
   /**
@@ -128,112 +128,112 @@ export class Chain extends EngineHost {
    * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it.
    */
   waitForPreconfirmation(hash: string, timeoutMs: number): Promise<ExecutedLocation> {
-    return this.engine.lookups.waitForPreconfirmation(parseHash(hash, '0 (hash)'), timeoutMs)
+    return this[ENGINE].lookups.waitForPreconfirmation(parseHash(hash, '0 (hash)'), timeoutMs)
   }
 
   /** Where the transaction with `hash` is — mempool, pre-confirmed or sealed — if anywhere. */
   findTransaction(hash: string): TransactionLocation | undefined {
-    return this.engine.lookups.find(parseHash(hash, '0 (hash)'))
+    return this[ENGINE].lookups.find(parseHash(hash, '0 (hash)'))
   }
 
   /** The pre-confirmed block as it stands (read-only). */
   get pending(): PendingBlockView {
-    return this.engine.blocks.pending.view
+    return this[ENGINE].blocks.pending.view
   }
 
   /** The sealed block at `number`. */
   blockByNumber(number: number | bigint): SealedBlock | undefined {
-    return this.engine.blocks.byNumber(BigInt(number))
+    return this[ENGINE].blocks.byNumber(BigInt(number))
   }
 
   /** The sealed block with `hash`. */
   blockByHash(hash: string): SealedBlock | undefined {
-    return this.engine.blocks.byHash(parseHash(hash, '0 (hash)'))
+    return this[ENGINE].blocks.byHash(parseHash(hash, '0 (hash)'))
   }
 
   /** Runs a pre-confirmation tick now (`preconf_tick`), outside the clock's schedule. */
   tick(): Promise<Preconfirmation> {
-    return this.engine.mining.tick()
+    return this[ENGINE].mining.tick()
   }
 
   /** Seals a block now (`evm_mine`), after a last tick; the schedule restarts from this instant. */
   mine(): Promise<SealedBlock> {
-    return this.engine.mining.mine()
+    return this[ENGINE].mining.mine()
   }
 
   /** Seals `count` blocks now (`anvil_mine`), each `intervalSeconds` after its parent (default 1). */
   mineBlocks(count: number, intervalSeconds = 1n): Promise<SealedBlock | undefined> {
-    return this.engine.mining.mineBlocks(count, intervalSeconds)
+    return this[ENGINE].mining.mineBlocks(count, intervalSeconds)
   }
 
   /** How accepted transactions become blocks (see {@link MiningMode}). */
   get mining(): MiningMode {
-    return this.engine.mining.mode
+    return this[ENGINE].mining.mode
   }
 
   /** Switches the mining mode (`evm_setAutomine`); leaving `auto`, the schedule restarts from now. */
   setMining(mode: MiningMode): Promise<void> {
-    return this.engine.mining.setMode(mode)
+    return this[ENGINE].mining.setMode(mode)
   }
 
   /** Whether the node's activity log writes lines; `anvil_setLoggingEnabled` switches it (on by default). */
   get loggingEnabled(): boolean {
-    return this.engine.controls.loggingEnabled
+    return this[ENGINE].controls.loggingEnabled
   }
 
   /** Snapshots the whole world (`evm_snapshot`): state, history, pending block, mempool, clock. */
   snapshot(): Promise<number> {
-    return this.engine.snapshot()
+    return this[ENGINE].snapshot()
   }
 
   /** Returns the world to snapshot `id` (`evm_revert`), discarding it and every later one; false if not open. */
   revert(id: number): Promise<boolean> {
-    return this.engine.revert(id)
+    return this[ENGINE].revert(id)
   }
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
   setBalance(address_: string, balance: bigint): Promise<void> {
-    return this.engine.controls.setBalance(address(address_), balance)
+    return this[ENGINE].controls.setBalance(address(address_), balance)
   }
 
   /** Sets the nonce of `address`, at `latest` and `pending` at once. */
   setNonce(address_: string, nonce: bigint): Promise<void> {
-    return this.engine.controls.setNonce(address(address_), nonce)
+    return this[ENGINE].controls.setNonce(address(address_), nonce)
   }
 
   /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */
   setCode(address_: string, code: Hex | Uint8Array): Promise<void> {
-    return this.engine.controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
+    return this[ENGINE].controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
   }
 
   /** Sets one storage word of `address`, at `latest` and `pending` at once. */
   setStorageAt(address_: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
-    return this.engine.controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
+    return this[ENGINE].controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
   }
 
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
   impersonateAccount(address_: string): void {
-    this.engine.controls.impersonate(address(address_))
+    this[ENGINE].controls.impersonate(address(address_))
   }
 
   /** Ends {@link impersonateAccount} for `address`. */
   stopImpersonatingAccount(address_: string): void {
-    this.engine.controls.stopImpersonating(address(address_))
+    this[ENGINE].controls.stopImpersonating(address(address_))
   }
 
   /** Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); returns the total offset. */
   increaseTime(seconds: number): Promise<number> {
-    return this.engine.controls.increaseTime(seconds)
+    return this[ENGINE].controls.increaseTime(seconds)
   }
 
   /** Gives the next block `timestamp` (`evm_setNextBlockTimestamp`); later blocks follow on. */
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
-    return this.engine.controls.setNextBlockTimestamp(timestamp)
+    return this[ENGINE].controls.setNextBlockTimestamp(timestamp)
   }
 
   /** Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock again). */
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
-    return this.engine.controls.setBlockTimestampInterval(seconds)
+    return this[ENGINE].controls.setBlockTimestampInterval(seconds)
   }
 
 }

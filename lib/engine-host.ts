@@ -19,6 +19,13 @@ import type { MethodContext } from './rpc/method-definition.ts'
 import { handleRequest, type RequestArguments } from './rpc/request.ts'
 import { Subscriptions } from './rpc/subscriptions.ts'
 
+/**
+ * The key of a host's engine. Only the library's modules import it (lib/index.ts does not
+ * export it), so user code reaches the chain through `request` and the facade, never past the
+ * serializer to the engine's state.
+ */
+export const ENGINE = Symbol('engine')
+
 /** Holds a chain's engine and serves requests over it; the chain facade ({@link Chain}) builds on it. */
 export class EngineHost extends EventEmitter<ChainEvents> {
   /**
@@ -60,7 +67,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   }
 
   /** The engine as it is now (a reset or a load replaces it). */
-  protected get engine(): Engine {
+  protected get [ENGINE](): Engine {
     return this.#engine
   }
 

@@ -9,6 +9,21 @@ import { createChain } from '../lib/index.ts'
 const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const BOB = `0x${'00'.repeat(19)}b0`
 
+describe('engine host: what user code can reach', () => {
+  it('the engine hides behind a key only the library imports; `pending` is a frozen view without state: nothing writes past the serializer', async () => {
+    const chain = (await createChain({ clock: 'manual' })) as unknown as Record<string, unknown>
+    for (const name of ['engine', 'blocks', 'builder', 'state', 'reads']) expect(chain[name], name).to.equal(undefined)
+    const pending = chain.pending as Record<string, unknown>
+    expect(pending.state).to.equal(undefined)
+    expect(Object.isFrozen(pending)).to.equal(true)
+    const reachable = new Set<string>()
+    for (let object: object | null = chain; object !== null && object !== Object.prototype; object = Object.getPrototypeOf(object)) {
+      for (const name of Object.getOwnPropertyNames(object)) reachable.add(name)
+    }
+    expect([...reachable].filter((name) => /engine/i.test(name))).to.deep.equal([])
+  })
+})
+
 describe('engine host: replacing the chain', () => {
   it('anvil_reset and hardhat_reset keep automine switched on at run time; the blocks start over', async () => {
     const chain = await createChain({ clock: 'manual' })

@@ -9,6 +9,7 @@ import { expect } from 'chai'
 import { privateKeyToAccount } from 'viem/accounts'
 import { keccak256, type TransactionSerializable } from 'viem'
 import { createChain, type Chain } from '../../lib/index.ts'
+import { ENGINE } from '../../lib/engine-host.ts'
 import type { Engine } from '../../lib/engine/engine.ts'
 import type { FeeRules } from '../../lib/execution/fee-rules.ts'
 import type { StateView } from '../../lib/state/state-view.ts'
@@ -92,7 +93,7 @@ class Twins {
 }
 
 function engineOf(chain: Chain): Engine {
-  return (chain as unknown as { engine: Engine }).engine
+  return (chain as unknown as { [ENGINE]: Engine })[ENGINE]
 }
 
 function sign(chain: Chain, { sender, nonce, tip, cap = 100n }: Transfer): Promise<Hex> {

@@ -10,6 +10,7 @@ import { expect } from 'chai'
 import WebSocket from 'ws'
 import { encodeFunctionData, decodeFunctionResult, keccak256, parseEther } from 'viem'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
+import { ENGINE } from '../../lib/engine-host.ts'
 import type { Engine } from '../../lib/engine/engine.ts'
 import type { Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
@@ -450,7 +451,7 @@ describe('server: WebSocket subscriptions', function () {
       await chain.clock.advance(200)
       for (let nonce = 5; nonce < 10; nonce++) await chain.sendRawTransaction(await alice.sign({ to: bob, nonce }))
       // The realtime clock drafts the next tick between ticks; here the spec does.
-      await (chain as unknown as { engine: Engine }).engine.mining.timeline.prepareNext()
+      await (chain as unknown as { [ENGINE]: Engine })[ENGINE].mining.timeline.prepareNext()
       await chain.clock.advance(200)
       const pending = await blockByNumber(await connect(), 'pending', true)
       const [first, second] = await raw.messages(2)

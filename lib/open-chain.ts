@@ -68,7 +68,8 @@ export async function openChain(given: ChainOptions): Promise<OpenedChain> {
   const stated = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as ChainOptions
   const first = resolveChainOptions(stated)
   const state = given.state === undefined ? undefined : stateFromJson(stateFromInput(given.state), (chainId) => createTransactionCommon(chainId, first.hardfork))
-  const fromState = state === undefined ? {} : { chainId: state.chainId }
+  // A load continues the dumped chain: its chain id and its preset, unless the options name others.
+  const fromState = state === undefined ? {} : { chainId: state.chainId, ...(state.preset === undefined ? {} : { preset: state.preset }) }
   if (first.fork === undefined) {
     const options = resolveChainOptions({ ...fromState, ...stated })
     return { options, setup: state === undefined ? undefined : { source: EMPTY_STATE_SOURCE, commitment: (undoLog) => new TrieStateCommitment(undoLog), state } }

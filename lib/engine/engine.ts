@@ -244,7 +244,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     upstream: setup.upstream,
     rules,
     faults,
-    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, Number(chainId.value), clock.now(), schedule.capture())),
+    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture())),
     close() {
       clock.stop()
       setup.upstream?.close()

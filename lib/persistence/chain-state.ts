@@ -11,12 +11,15 @@ import type { BlockStore } from '../blocks/block-store.ts'
 import type { ScheduleState } from '../clock/block-schedule.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { HistoryEntry, KeyVersions, StateHistory } from '../state/state-history.ts'
+import type { PresetName } from '../op-stack/presets.ts'
 import type { StateSource } from '../state/state-view.ts'
 
 /** A chain's state, as dumped and loaded. */
 export interface ChainState {
   /** The chain id it was dumped from. */
   readonly chainId: number
+  /** The preset of the chain it was dumped from (an OP-stack chain's), which a load continues with unless told otherwise. */
+  readonly preset?: PresetName
   /** The clock's time (ms) when it was dumped. */
   readonly clockMs: number
   /** The block schedule when it was dumped. */
@@ -37,7 +40,14 @@ export interface ChainStateParts {
 }
 
 /** The state of a chain made of `parts`, its source's held keys counted as of the first block. */
-export function captureChainState(parts: ChainStateParts, source: StateSource, chainId: number, clockMs: number, schedule: ScheduleState): ChainState {
+export function captureChainState(
+  parts: ChainStateParts,
+  source: StateSource,
+  chain: { readonly chainId: number; readonly preset: PresetName | undefined },
+  clockMs: number,
+  schedule: ScheduleState,
+): ChainState {
+  const { chainId, preset } = chain
   const { blocks, history } = parts
   const first = Number(blocks.first.header.number)
   const entries = new Map<string, HistoryEntry>()
@@ -58,7 +68,15 @@ export function captureChainState(parts: ChainStateParts, source: StateSource, c
   }
   const keptFrom = history.keptFrom
   const historyFrom = keptFrom !== undefined && keptFrom > first ? keptFrom : undefined
-  return { chainId, clockMs, schedule, blocks: [...blocks.all()], history: [...entries.values()], ...(historyFrom === undefined ? {} : { historyFrom }) }
+  return {
+    chainId,
+    ...(preset === undefined ? {} : { preset }),
+    clockMs,
+    schedule,
+    blocks: [...blocks.all()],
+    history: [...entries.values()],
+    ...(historyFrom === undefined ? {} : { historyFrom }),
+  }
 }
 
 /** `versions` with `value` as of `block` in front, unless they already hold a value at or before it. */

@@ -2,7 +2,7 @@
  * The state dump format, version 1: one JSON object.
  *
  * ```
- * { "format": "preconf-devnet/state", "version": 1, "chainId": 31337,
+ * { "format": "preconf-devnet/state", "version": 1, "chainId": 31337, "preset"?: "base",   (an OP-stack chain's)
  *   "clock": { "now": ms, "schedule": { …the block schedule… } },
  *   "fork": null | { "blockNumber", "blockHash" },   (a fork's dump: its first block is the upstream's)
  *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "impersonated"?: sender, "status", "cumulativeGasUsed", "logs" } ] } ],
@@ -19,6 +19,7 @@ import type { Common } from '@ethereumjs/common'
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
+import { PRESETS, type PresetName } from '../op-stack/presets.ts'
 import type { AccountState } from '../state/account.ts'
 import { EMPTY_CODE } from '../state/account.ts'
 import type { HistoryEntry, KeyVersions } from '../state/state-history.ts'
@@ -49,6 +50,7 @@ export function stateToJson(state: ChainState): Record<string, unknown> {
     format: STATE_FORMAT,
     version: STATE_VERSION,
     chainId: state.chainId,
+    ...(state.preset === undefined ? {} : { preset: state.preset }),
     clock: {
       now: state.clockMs,
       schedule: {
@@ -110,6 +112,7 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
   }
   return {
     chainId,
+    ...(file.preset === undefined ? {} : { preset: presetAt(file.preset) }),
     clockMs: integerAt(clock.now, 'clock.now'),
     schedule: {
       preconfIntervalMs: positive(schedule.preconfIntervalMs, 'clock.schedule.preconfIntervalMs'),
@@ -125,6 +128,14 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
     history: historyFromJson(file, Number(blocks[blocks.length - 1].header.number)),
     ...(file.historyFrom === undefined ? {} : { historyFrom: historyFromAt(file.historyFrom, blocks) }),
   }
+}
+
+/** The preset an OP-stack chain's dump names: one this preconf-devnet knows. */
+function presetAt(value: unknown): PresetName {
+  if (typeof value !== 'string' || !Object.hasOwn(PRESETS, value)) {
+    throw new StateDumpError(`preset should be one of ${Object.keys(PRESETS).join(', ')}, got ${JSON.stringify(value)?.slice(0, 40)}`)
+  }
+  return value as PresetName
 }
 
 /** Where a pruned chain's history starts: a block the dump holds. */

@@ -108,6 +108,21 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
     })
   })
 
+  it("a Base chain's dump names its preset: loaded without one, the chain goes on as a Base chain (its next block opens with the L1-attributes deposit), alike on both", async () => {
+    const source = await createChain({ clock: 'manual', preset: 'base' })
+    await source.clock.advance(2000)
+    const dumped = (await source.dumpState()) as Hex
+    expect(jsonOfHex(dumped).preset).to.equal('base')
+    expect(jsonOfHex((await (await createChain({ clock: 'manual' })).dumpState()) as Hex).preset).to.equal(undefined)
+    const loaded = await createChain({ clock: 'manual', state: dumped })
+    expect(await rpc(loaded, 'eth_chainId')).to.equal('0x2105')
+    for (const chain of [source, loaded]) await chain.clock.advance(2000)
+    const block = await latestBlock(loaded)
+    expect(block.transactions).to.have.length(1)
+    expect((await rpc(loaded, 'eth_getTransactionByHash', block.transactions[0])).type).to.equal('0x7e')
+    expect(block.hash).to.equal((await latestBlock(source)).hash)
+  })
+
   it('continues the same blocks and clock: advancing both chains alike seals identical blocks (the next at the timestamp set before the dump)', async () => {
     const source = await buildWorld()
     const loaded = await createChain({ state: await source.chain.dumpState() })

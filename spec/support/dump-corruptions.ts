@@ -121,6 +121,13 @@ export const CORRUPTIONS: readonly Corruption[] = [
     message: /past the head 4/,
   },
   {
+    what: 'a preset this preconf-devnet does not know',
+    make: edited((json) => {
+      json.preset = 'mainnet'
+    }),
+    message: /preset should be one of base, base-sepolia, op, got "mainnet"/,
+  },
+  {
     what: 'a block missing from the middle',
     make: edited((json) => {
       json.blocks.splice(2, 1)

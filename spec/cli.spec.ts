@@ -256,6 +256,14 @@ describe('preconf-devnet CLI', () => {
     })
   })
 
+  it('--host localhost shows the name as given in the ready line (http://localhost:PORT), and answers there; an address shows as bound', async () => {
+    const named = await startCli(['--port', '0', '--host', 'localhost', '--clock', 'manual', '--silent'])
+    expect(named.url).to.match(/^http:\/\/localhost:\d+$/)
+    expect(await rpc(named.url, 'eth_chainId')).to.equal('0x7a69')
+    const numbered = await startCli(['--port', '0', '--host', '127.0.0.1', '--clock', 'manual', '--silent'])
+    expect(numbered.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
   it('--fork-url of a port nobody listens on exits 1 with the upstream error once the retries are spent (a retry waiting its back-off keeps the process alive)', async () => {
     const vacant = createServer()
     await new Promise<void>((resolve) => vacant.listen(0, '127.0.0.1', resolve))

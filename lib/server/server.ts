@@ -209,7 +209,8 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
   const address = await listen(http, host, options.port ?? 8545)
   // After listening, a server error (say, too many open files) must not crash the node.
   http.on('error', (error) => process.emitWarning(error))
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  // A host name shows as given (`--host localhost`: http://localhost:PORT); an address as bound.
+  const shownHost = isIP(host) === 0 ? host : address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     url: `http://${shownHost}:${address.port}`,
     sealedUrl: `http://${shownHost}:${address.port}${SEALED_PATH}`,

@@ -9,6 +9,7 @@ import type { DevAccount } from './accounts/dev-accounts.ts'
 import type { Clock } from './clock/clock.ts'
 import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
 import type { ChainEvents } from './engine/events.ts'
+import type { Mining } from './engine/mining.ts'
 import { InvalidInputError } from './errors.ts'
 import type { LiveFork, OpenedChain, Reopening, ResetTarget } from './open-chain.ts'
 import type { ResolvedChainOptions } from './options.ts'
@@ -18,6 +19,17 @@ import { Filters } from './rpc/filters.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
 import { handleRequest, type RequestArguments } from './rpc/request.ts'
 import { Subscriptions } from './rpc/subscriptions.ts'
+
+/**
+ * Gives `next` (a new chain's mining) the mode `previous` was switched to at run time
+ * (`evm_setAutomine`, `evm_setIntervalMining`), as Anvil's miner keeps its mode through
+ * `anvil_reset` and `anvil_loadState`.
+ */
+function keepMiningMode(previous: Mining, next: Mining): Promise<void> {
+  const { mode, intervalSeconds } = previous
+  if (mode === next.mode && intervalSeconds === next.intervalSeconds) return Promise.resolve()
+  return mode === 'interval' && intervalSeconds !== undefined ? next.setInterval(intervalSeconds) : next.setMode(mode)
+}
 
 /**
  * The key of a host's engine. Only the library's modules import it (lib/index.ts does not
@@ -129,7 +141,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   async #replaceEngine({ options, setup }: OpenedChain): Promise<void> {
     const previous = this.#engine
     const engine = createEngine(options, this, setup)
-    await engine.mining.keepModeOf(previous.mining)
+    await keepMiningMode(previous.mining, engine.mining)
     this.#engine = engine
     this.#context = this.#contextOf(this.#engine, this.#engine)
     this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)

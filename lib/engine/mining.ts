@@ -107,17 +107,6 @@ export class Mining {
     })
   }
 
-  /**
-   * Takes the mode `previous` was switched to at run time (`evm_setAutomine`,
-   * `evm_setIntervalMining`), as Anvil's miner keeps its mode through `anvil_reset` and
-   * `anvil_loadState`; this is the new chain's mining, `previous` the one it replaces.
-   */
-  keepModeOf(previous: Mining): Promise<void> {
-    const { mode, intervalSeconds } = previous
-    if (mode === this.miningMode && intervalSeconds === this.intervalSeconds) return Promise.resolve()
-    return mode === 'interval' && intervalSeconds !== undefined ? this.setInterval(intervalSeconds) : this.setMode(mode)
-  }
-
   /** The seconds between interval-mined blocks, or undefined when blocks do not follow the clock (`anvil_getIntervalMining`). */
   get intervalSeconds(): number | undefined {
     return this.followsClock ? this.parts.schedule.blockTime / 1000 : undefined

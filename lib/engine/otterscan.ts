@@ -1,14 +1,15 @@
 /**
  * Otterscan's searches of the sealed chain (the `ots_*` methods Anvil serves): the transactions
- * that touch an address, a page at a time, and the transaction that created a contract. Blocks are re-executed with the Parity tracer as `trace_block` does;
- * a block without transactions is never traced, and a contract's creator is looked for only in
- * the blocks where its code arrived (the state history knows them), not in every block.
+ * that touch an address, a page at a time, and the transaction that created a contract. Blocks
+ * are re-executed with the Parity tracer as `trace_block` does; a block without transactions is
+ * never traced, and a contract's creator is looked for only in the blocks where its code arrived
+ * (the state history knows them), not in every block.
  */
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import type { Address, Hash } from '../types.ts'
-import type { Tracing, TracingView } from './tracing.ts'
+import { parityFrames, type Tracing, type TracingView } from './tracing.ts'
 
 const PARITY: TracerSpec = { tracer: 'parity' }
 
@@ -112,10 +113,7 @@ export class Otterscan {
   private async traces(number: bigint, view: TracingView): Promise<PlacedTrace[]> {
     if ((view.blocks.byNumber(number)?.transactions.length ?? 0) === 0) return []
     const traced = await this.parts.tracing.traceBlock({ number }, PARITY, view)
-    return traced.flatMap(({ hash, trace }) => {
-      if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
-      return trace.result.map((frame) => ({ hash, trace: frame }))
-    })
+    return traced.flatMap(({ hash, trace }) => parityFrames(trace).map((frame) => ({ hash, trace: frame })))
   }
 
   /** The oldest block searched: the first the chain holds itself, never genesis (it has no transactions). */

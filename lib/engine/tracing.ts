@@ -56,6 +56,12 @@ export type TraceResult =
   | { readonly tracer: 'prestateDiff'; readonly result: PrestateDiff }
   | { readonly tracer: 'parity'; readonly result: ParityTrace[] }
 
+/** The frames of a trace run with the Parity tracer (`{ tracer: 'parity' }`). */
+export function parityFrames(trace: TraceResult): ParityTrace[] {
+  if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
+  return trace.result
+}
+
 /** One transaction's trace within a block trace. */
 export interface TransactionTrace {
   readonly hash: Hash

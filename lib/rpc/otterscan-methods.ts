@@ -6,6 +6,8 @@
  */
 import { TAG } from '../engine/block-resolver.ts'
 import type { ChainView, Engine } from '../engine/engine.ts'
+import type { AddressPage } from '../engine/otterscan.ts'
+import { parityFrames } from '../engine/tracing.ts'
 import { BlockNotFoundError, ResourceNotFoundError } from '../errors.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
@@ -22,7 +24,6 @@ import { parseAddress, parseHash, parseSmallQuantity, toData } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { blockAt, blockWithHash, type NamedBlock } from './named-block.ts'
 import { parseBlockTag, parseQuantityLike } from './params.ts'
-import type { AddressPage } from '../engine/otterscan.ts'
 
 const PARITY: TracerSpec = { tracer: 'parity' }
 
@@ -37,9 +38,7 @@ const blockTag = required('0 (block)', parseBlockTag)
 async function tracesOf(engine: Engine, view: ChainView, hash: Hash): Promise<ParityTrace[] | undefined> {
   const location = view.lookups.find(hash)
   if (location === undefined || location.status === 'mempool') return undefined
-  const { trace } = await engine.tracing.traceTransaction(hash, PARITY, view)
-  if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
-  return trace.result
+  return parityFrames((await engine.tracing.traceTransaction(hash, PARITY, view)).trace)
 }
 
 /** A block Otterscan asks about must exist: -32001 `Resource not found` otherwise, as Anvil answers. */

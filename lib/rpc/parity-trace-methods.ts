@@ -6,7 +6,7 @@
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
-import type { TransactionTrace } from '../engine/tracing.ts'
+import { parityFrames, type TransactionTrace } from '../engine/tracing.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
 import type { Address } from '../types.ts'
@@ -67,9 +67,8 @@ function parseTraceFilter(value: unknown, name: string): TraceFilter {
 /** What `traced` (one block's transactions, or one transaction) lists, in order, with each transaction's place. */
 function formatTraced(traced: readonly TransactionTrace[], keep: (trace: ParityTrace) => boolean = () => true): Record<string, unknown>[] {
   return traced.flatMap(({ hash, trace, place }) => {
-    if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
     const where = { blockHash: place.blockHash ?? PENDING_BLOCK_HASH, blockNumber: place.blockNumber, transactionHash: hash, transactionPosition: place.index }
-    return formatParityTraces(trace.result.filter(keep), where)
+    return formatParityTraces(parityFrames(trace).filter(keep), where)
   })
 }
 

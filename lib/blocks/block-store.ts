@@ -51,6 +51,25 @@ export class BlockStore {
     return this.transactions.get(hash)
   }
 
+  /** Drops the blocks after `number` and their transactions (`anvil_rollback`); undone with a snapshot's revert. */
+  dropAfter(number: number): void {
+    const dropped = this.blocks.splice(number - this.firstNumber + 1)
+    const forget = (block: SealedBlock): void => {
+      this.blocksByHash.delete(block.hash)
+      for (const included of block.transactions) this.transactions.delete(included.transaction.hash)
+    }
+    dropped.forEach(forget)
+    if (this.undoLog?.recording) {
+      this.undoLog.record(() => {
+        for (const block of dropped) {
+          this.blocks.push(block)
+          this.blocksByHash.set(block.hash, block)
+          for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+        }
+      })
+    }
+  }
+
   /** Appends the next block (the first may have any number). */
   append(block: SealedBlock): void {
     if (this.blocks.length === 0) this.firstNumber = Number(block.header.number)

@@ -189,6 +189,14 @@ export class BlockBuilder {
     return block
   }
 
+  /** Discards the pending block and opens a new one on the head, which changed under it (`anvil_rollback`). */
+  reopen(timestamp: bigint): void {
+    const pending = this.pending
+    this.discardDraft()
+    this.pending = this.open(timestamp)
+    if (this.parts.undoLog.recording) this.parts.undoLog.record(() => (this.pending = pending))
+  }
+
   /**
    * Gives the pending block, which has pre-confirmed nothing, the context it would open with now
    * at `timestamp` (after a test control changed the time or a block setting).

@@ -48,6 +48,7 @@ import { Mining } from './mining.ts'
 import { StateReads } from './state-reads.ts'
 import { Otterscan } from './otterscan.ts'
 import { Proofs } from './proofs.ts'
+import { rollBack } from './rollback.ts'
 import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
 import { TokenBalances } from './token-balances.ts'
@@ -110,6 +111,8 @@ export interface Engine extends ChainView {
   snapshot(): Promise<number>
   /** Returns the world to snapshot `id` (discarding it and every later one); false if it is not open. */
   revert(id: number): Promise<boolean>
+  /** Takes the last `depth` blocks away (`anvil_rollback`). */
+  rollback(depth: number): Promise<void>
 }
 
 /** Where a chain's state comes from, beyond what it writes itself (a fresh chain: nothing). */
@@ -251,5 +254,6 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     },
     snapshot: () => serialize(async () => snapshots.take()),
     revert: (id) => serialize(async () => snapshots.revert(id)),
+    rollback: (depth) => serialize(async () => rollBack({ blocks: store, history, commitment, builder, mining, schedule, now, requeue }, depth)),
   }
 }

@@ -95,6 +95,11 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   anvil_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
   evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
   anvil_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
+  // Anvil's: the last `depth` blocks (null or none: 1) taken away; answers null.
+  anvil_rollback: method([optional('0 (depth)', parseSmallQuantity, () => 1)], async ({ engine }, depth) => {
+    await engine.rollback(depth)
+    return null
+  }),
 
   evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
   anvil_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),

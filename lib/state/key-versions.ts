@@ -82,6 +82,23 @@ export class Versions<T> implements KeyVersions<T>, Prunable {
       : undefined
   }
 
+  /** Drops the versions written after `block` (`anvil_rollback`); false if none is left. */
+  dropAfter(block: number, undoLog: UndoLog | undefined): boolean {
+    let kept = this.blocks.length
+    while (kept > 0 && this.blocks[kept - 1] > block) kept--
+    if (kept < this.blocks.length) {
+      const blocks = this.blocks.splice(kept)
+      const values = this.values.splice(kept)
+      if (undoLog?.recording) {
+        undoLog.record(() => {
+          this.blocks.push(...blocks)
+          this.values.push(...values)
+        })
+      }
+    }
+    return kept > 0
+  }
+
   /** Drops the versions before the newest at or before `floor`: a read there or later never returns them. */
   prune(floor: number, undoLog: UndoLog | undefined): void {
     const index = this.indexAt(floor)
@@ -147,5 +164,21 @@ export class StorageHistory implements Prunable {
       this.slots.delete(slot)
       if (undoLog?.recording) undoLog.record(() => this.slots.set(slot, versions))
     }
+  }
+
+  /** Drops the wipes and word versions written after `block` (`anvil_rollback`); false if nothing is left. */
+  dropAfter(block: number, undoLog: UndoLog | undefined): boolean {
+    const wipes = this.wipes
+    if (wipes !== undefined && wipes[wipes.length - 1] > block) {
+      const kept = wipes.filter((wipe) => wipe <= block)
+      this.wipes = kept.length === 0 ? undefined : kept
+      if (undoLog?.recording) undoLog.record(() => (this.wipes = wipes))
+    }
+    for (const [slot, versions] of this.slots) {
+      if (versions.dropAfter(block, undoLog)) continue
+      this.slots.delete(slot)
+      if (undoLog?.recording) undoLog.record(() => this.slots.set(slot, versions))
+    }
+    return this.slots.size > 0 || this.wipes !== undefined
   }
 }

@@ -191,8 +191,9 @@ export class TrieStateCommitment implements StateCommitment {
     }
   }
 
-  /** Takes `keys` as the whole state, to build the tries from when next folding. */
+  /** Takes `keys` as the whole state, to build the tries from when next folding (edits folded before count for nothing then). */
   rebuild(keys: () => Iterable<readonly [Address, Iterable<bigint>]>): void {
+    this.foldedEdits.clear()
     this.deferred = keys
   }
 

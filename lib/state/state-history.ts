@@ -152,6 +152,19 @@ export class StateHistory {
     }
   }
 
+  /** Drops every version written after block `blockNumber`, which becomes the head again (`anvil_rollback`); undone with a snapshot's revert. */
+  dropAfter(blockNumber: number): void {
+    const dropEmpty = <K, V extends { dropAfter(block: number, undoLog: UndoLog | undefined): boolean }>(byKey: Map<K, V>): void => {
+      for (const [key, versions] of byKey) {
+        if (versions.dropAfter(blockNumber, this.undoLog)) continue
+        byKey.delete(key)
+        if (this.undoLog?.recording) this.undoLog.record(() => byKey.set(key, versions))
+      }
+    }
+    dropEmpty(this.accounts)
+    dropEmpty(this.storage)
+  }
+
   /** Records `changes` as the state at the end of block `blockNumber`, the new head (with pruning, older blocks' state falls away). */
   apply(blockNumber: number, changes: StateChanges): void {
     for (const [address, account] of changes.accounts) this.putAccount(blockNumber, address, account ?? undefined)

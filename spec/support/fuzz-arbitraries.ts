@@ -109,6 +109,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   evm_mine: [p('0 (timestamp)', 'mineOptions', false, null)],
   evm_snapshot: [],
   evm_revert: [p('0 (snapshot id)', 'count', true, '0x1')],
+  anvil_rollback: [p('0 (depth)', 'count', false, '0x0')],
   evm_increaseTime: [p('0 (seconds)', 'count', true, '0x0')],
   evm_setNextBlockTimestamp: [p('0 (timestamp)', 'quantity', true, '0x0')],
   evm_setAutomine: [p('0 (enabled)', 'boolean', true, false)],

@@ -54,17 +54,12 @@ export class BlockStore {
   /** Drops the blocks after `number` and their transactions (`anvil_rollback`); undone with a snapshot's revert. */
   dropAfter(number: number): void {
     const dropped = this.blocks.splice(number - this.firstNumber + 1)
-    const forget = (block: SealedBlock): void => {
-      this.blocksByHash.delete(block.hash)
-      for (const included of block.transactions) this.transactions.delete(included.transaction.hash)
-    }
-    dropped.forEach(forget)
+    for (const block of dropped) this.forget(block)
     if (this.undoLog?.recording) {
       this.undoLog.record(() => {
         for (const block of dropped) {
           this.blocks.push(block)
-          this.blocksByHash.set(block.hash, block)
-          for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+          this.index(block)
         }
       })
     }
@@ -74,14 +69,24 @@ export class BlockStore {
   append(block: SealedBlock): void {
     if (this.blocks.length === 0) this.firstNumber = Number(block.header.number)
     this.blocks.push(block)
-    this.blocksByHash.set(block.hash, block)
-    for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+    this.index(block)
     if (this.undoLog?.recording) {
       this.undoLog.record(() => {
         this.blocks.pop()
-        this.blocksByHash.delete(block.hash)
-        for (const included of block.transactions) this.transactions.delete(included.transaction.hash)
+        this.forget(block)
       })
     }
+  }
+
+  /** Finds `block` and its transactions by hash. */
+  private index(block: SealedBlock): void {
+    this.blocksByHash.set(block.hash, block)
+    for (const included of block.transactions) this.transactions.set(included.transaction.hash, { block, included })
+  }
+
+  /** No longer finds `block` or its transactions by hash. */
+  private forget(block: SealedBlock): void {
+    this.blocksByHash.delete(block.hash)
+    for (const included of block.transactions) this.transactions.delete(included.transaction.hash)
   }
 }

@@ -44,9 +44,7 @@ export function rollBack(parts: RollbackParts, depth: number): void {
   for (const { transaction } of builder.pending.transactions) if (transaction.kind !== 'deposit') parts.requeue(transaction)
   blocks.dropAfter(target)
   history.dropAfter(target)
-  commitment.rebuild(function* () {
-    for (const { address, storage } of history.entries()) yield [address, storage?.slots.keys() ?? []] as const
-  })
+  commitment.rebuild(() => history.keys())
   builder.reopen(blocks.head.header.timestamp)
   parts.schedule.restart(parts.now())
   parts.mining.refreshPending(undefined)

@@ -90,7 +90,5 @@ export function restoreChainState(state: ChainState, parts: ChainStateParts): vo
   for (const block of state.blocks) blocks.append(block)
   for (const entry of state.history) history.restore(entry)
   if (state.historyFrom !== undefined) history.keepFrom(state.historyFrom, Number(blocks.head.header.number))
-  commitment.rebuild(function* () {
-    for (const entry of state.history) yield [entry.address, entry.storage?.slots.keys() ?? []] as const
-  })
+  commitment.rebuild(() => history.keys())
 }

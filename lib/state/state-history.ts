@@ -97,6 +97,11 @@ export class StateHistory {
     for (const [address, storage] of this.storage) if (!this.accounts.has(address)) yield { address, account: undefined, storage }
   }
 
+  /** Every address the history holds, with the storage slots it holds of each (the keys a state root is built from). */
+  *keys(): Iterable<readonly [Address, Iterable<bigint>]> {
+    for (const { address, storage } of this.entries()) yield [address, storage?.slots.keys() ?? []] as const
+  }
+
   /** Writes the versions of a dumped entry into a history that holds nothing for its address yet (a state load). */
   restore(entry: HistoryEntry): void {
     const { address, account, storage } = entry

@@ -92,11 +92,19 @@ export class BlockBuilder {
   /**
    * Runs one pre-confirmation tick: transactions from each source the policy allows, best first,
    * into the pending block. A draft of this tick that still holds is taken up where it stopped.
+   * `userSource` stands in for the mempool in this tick alone (no draft is taken then).
    */
-  async preconfirm(): Promise<Preconfirmation> {
-    const draft = this.takeDraft()
+  async preconfirm(userSource?: TransactionSource): Promise<Preconfirmation> {
+    let draft: TickWork | undefined
+    let parts = this.tickParts
+    if (userSource === undefined) {
+      draft = this.takeDraft()
+    } else {
+      this.discardDraft()
+      parts = { ...parts, sources: this.parts.sources.map((source) => (source.kind === 'user' ? userSource : source)) }
+    }
     const work = draft ?? startTick(this.pending)
-    await fillTick(work, this.tickParts, draft === undefined)
+    await fillTick(work, parts, draft === undefined)
 
     // Commit the tick at once: readers see all of it or none of it.
     const { pending } = this

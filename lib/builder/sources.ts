@@ -98,3 +98,20 @@ export function poolSource(pool: TxPool): TransactionSource {
     },
   }
 }
+
+/**
+ * A fixed list as the user source, tried once each in its order: a block holding only these
+ * transactions (`anvil_reorg`'s replacement blocks). One that cannot go in is passed over.
+ */
+export function listSource(transactions: readonly UserTransaction[]): TransactionSource {
+  let next = 0
+  const advance = (): void => {
+    next++
+  }
+  return {
+    kind: 'user',
+    prune: () => [],
+    candidates: () => ({ peek: () => transactions[next], included: advance, skipped: advance }),
+    remove: () => {},
+  }
+}

@@ -49,6 +49,8 @@ import { StateReads } from './state-reads.ts'
 import { Otterscan } from './otterscan.ts'
 import { Proofs } from './proofs.ts'
 import { rollBack } from './rollback.ts'
+import { reorg, type ReorgPlacement } from './reorg.ts'
+import { FaultControls } from './fault-controls.ts'
 import { Simulation } from './simulation.ts'
 import { TestControls } from './test-controls.ts'
 import { TokenBalances } from './token-balances.ts'
@@ -103,6 +105,8 @@ export interface Engine extends ChainView {
   readonly rules: ChainRules
   /** The failure modes in force (`--profile`, the fault switches, stalls and skipped ticks). */
   readonly faults: Faults
+  /** Drops and stalls on request (`preconf_dropPreconfirmations`, `preconf_stall`). */
+  readonly faultControls: FaultControls
   /** The chain's sealed state, as a dump holds it (`anvil_dumpState`). */
   dumpState(): Promise<ChainState>
   /** Stops the realtime clock and closes a fork's upstream. */
@@ -113,6 +117,8 @@ export interface Engine extends ChainView {
   revert(id: number): Promise<boolean>
   /** Takes the last `depth` blocks away (`anvil_rollback`). */
   rollback(depth: number): Promise<void>
+  /** Replaces the last `depth` blocks with new ones holding `placements` (`anvil_reorg`). */
+  reorg(depth: number, placements: readonly ReorgPlacement[]): Promise<void>
 }
 
 /** Where a chain's state comes from, beyond what it writes itself (a fresh chain: nothing). */
@@ -180,7 +186,9 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const requeue = (transaction: UserTransaction) => pool.insert(transaction)
   // The pool's queued transactions expire on the chain's clock, as it moves (geth's eviction ticker).
   const expirePool = (at: number): void => pool.expire({ nonceOf: (sender) => heldAccount(builder.pending.state, sender)?.nonce ?? 0n, now: at })
-  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now, faults, requeue, freezePending, expirePool }, options.mining)
+  const faultControls = new FaultControls({ builder, events, serialize, faults, now, requeue, freezePending })
+  const withdraw = faultControls.withdraw.bind(faultControls)
+  const mining = new Mining({ builder, blocks: store, schedule, events, serialize, now, faults, withdraw, freezePending, expirePool }, options.mining)
   const clock = createClock(options.clock, start, mining.timeline, serialize)
   faults.opened(builder.pending.context.number, start, freezePending)
   const blocks = new BlockResolver({
@@ -222,6 +230,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   snapshots.register(() => wallet.capture())
 
   const tracing = new Tracing({ blocks, store, history, builder, lookups, lane })
+  const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending), now })
+  const rollbackParts = { blocks: store, history, commitment, builder, mining, schedule, now, requeue }
 
   return {
     options,
@@ -235,7 +245,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     calls,
     lookups,
     sealed,
-    intake: new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending), now }),
+    intake,
     wallet,
     mining,
     controls,
@@ -247,6 +257,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     upstream: setup.upstream,
     rules,
     faults,
+    faultControls,
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture())),
     close() {
       clock.stop()
@@ -254,6 +265,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     },
     snapshot: () => serialize(async () => snapshots.take()),
     revert: (id) => serialize(async () => snapshots.revert(id)),
-    rollback: (depth) => serialize(async () => rollBack({ blocks: store, history, commitment, builder, mining, schedule, now, requeue }, depth)),
+    rollback: (depth) => serialize(async () => rollBack(rollbackParts, depth)),
+    reorg: (depth, placements) => reorg({ rollback: rollbackParts, intake, reads, wallet, serialize }, depth, placements),
   }
 }

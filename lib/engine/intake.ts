@@ -15,14 +15,14 @@ import type { CallRequest } from '../execution/run-call.ts'
 import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
-import type { TransactionToSign, WalletTransactionType } from '../transactions/sign.ts'
+import { inferredType, type TransactionToSign } from '../transactions/sign.ts'
 import { decodeDeposit, depositTransaction, DEPOSIT_TYPE } from '../transactions/deposit.ts'
 import type { DepositTransaction, UserTransaction } from '../transactions/transaction.ts'
 import type { DepositQueue } from '../op-stack/deposit-queue.ts'
 import { checkAgainstState, checkIntrinsic } from '../txpool/admission.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import { ZERO_ADDRESS, type Address, type Hash } from '../types.ts'
-import { TAG } from './block-resolver.ts'
+import { TAG, type BlockSelector } from './block-resolver.ts'
 import type { Calls } from './calls.ts'
 import type { ChainEmitter } from './events.ts'
 import type { Mining } from './mining.ts'
@@ -74,24 +74,12 @@ export interface IntakeParts {
   readonly now: () => number
 }
 
-/**
- * The type a request becomes, as geth and viem infer it: 4 with an `authorizationList`, 2 with
- * EIP-1559 fees, 1 with `gasPrice` and an `accessList`, 0 with `gasPrice` alone, else 2.
- */
-function transactionType(request: TransactionRequest): WalletTransactionType {
-  if (request.authorizationList !== undefined) return 4
-  if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return 2
-  if (request.gasPrice !== undefined) return request.accessList !== undefined ? 1 : 0
-  return 2
-}
-
 /** Admits transactions into the mempool. */
 export class TransactionIntake {
   constructor(private readonly parts: IntakeParts) {}
 
   /** Submits a signed transaction, or on an OP-stack chain a deposit envelope (0x7e); returns its hash (geth's admission rules and texts). */
   submitRaw(raw: Uint8Array): Promise<Hash> {
-    const { environment } = this.parts
     return this.parts.serialize(async () => {
       const hash = hashTransaction(raw)
       this.rejectKnown(hash)
@@ -99,8 +87,20 @@ export class TransactionIntake {
         this.depositQueue() // a plain chain refuses deposits before decoding them
         return this.queueDeposit(depositTransaction(decodeDeposit(raw), raw))
       }
-      return this.admit(decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId.value))
+      return this.admit(this.decode(raw, hash))
     })
+  }
+
+  /** A signed transaction (of hash `hash`) decoded and checked as {@link submitRaw} takes it; not submitted. */
+  decode(raw: Uint8Array, hash = hashTransaction(raw)): UserTransaction {
+    const { environment } = this.parts
+    return decodeTransaction(raw, hash, environment.transactionCommon, environment.chainId.value)
+  }
+
+  /** `request` completed on block `at`'s state (`nonce` unless it names one), signed for `from` (unsigned if impersonated); not submitted (`anvil_reorg`). */
+  async signOnBlock(request: TransactionRequest, from: Address, nonce: bigint, at: bigint): Promise<UserTransaction> {
+    this.parts.wallet.checkSender(from)
+    return this.complete({ ...request, from, nonce: request.nonce ?? nonce }, from, (fields) => this.parts.wallet.sign(from, fields), { number: at })
   }
 
   /**
@@ -134,23 +134,23 @@ export class TransactionIntake {
    * Completes `request` as wallets do and returns it unsigned (`eth_fillTransaction`; no key
    * needed; `from` defaults to the zero address, as geth's): the pending nonce, an estimate at
    * `pending`, a 1 gwei tip and a fee cap of twice the pending base fee plus the tip (geth's
-   * defaults), in the type {@link transactionType} infers.
+   * defaults), in the type {@link inferredType} infers.
    */
   async fillRequest(request: TransactionRequest): Promise<UserTransaction> {
     const from = request.from ?? ZERO_ADDRESS
     return this.complete(request, from, (fields) => this.parts.wallet.unsigned(from, fields))
   }
 
-  /** Estimates the gas (if not given), then decides nonce and fees and hands the fields to `use`, in one serialized step. */
-  private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>): Promise<T> {
-    const gas = request.gas ?? (await this.parts.calls.estimateGas(request, TAG.pending))
+  /** Estimates the gas (if not given) at `at`, then decides nonce and fees and hands the fields to `use`, in one serialized step. */
+  private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>, at: BlockSelector = TAG.pending): Promise<T> {
+    const gas = request.gas ?? (await this.parts.calls.estimateGas(request, at))
     return this.parts.serialize(async () => use(await this.fields(request, from, gas)))
   }
 
   /** Every field of `request` decided against the pending block and the mempool. */
   private async fields(request: TransactionRequest, from: Address, gas: bigint): Promise<TransactionToSign> {
     const pending = this.parts.builder.pending
-    const type = transactionType(request)
+    const type = inferredType(request)
     let cap: bigint
     let tip: bigint
     if (request.gasPrice !== undefined) {

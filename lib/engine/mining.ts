@@ -11,8 +11,8 @@ import type { BlockSchedule } from '../clock/block-schedule.ts'
 import type { Timeline } from '../clock/clock.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import type { PendingBlock } from '../builder/pending-block.ts'
-import { dropPreconfirmations, type DropRequest, type DroppedPreconfirmations } from '../faults/drop-preconfirmations.ts'
-import type { StallPending } from '../faults/fault-options.ts'
+import { listSource, type TransactionSource } from '../builder/sources.ts'
+import type { DropRequest } from '../faults/drop-preconfirmations.ts'
 import type { Faults } from '../faults/faults.ts'
 import type { MiningMode } from '../options.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
@@ -29,8 +29,8 @@ export interface MiningParts {
   readonly now: () => number
   /** The failure modes in force. */
   readonly faults: Faults
-  /** Puts a dropped pre-confirmation's transaction back in the mempool. */
-  readonly requeue: (transaction: UserTransaction) => void
+  /** Takes back pre-confirmations and announces it (the seed's drops at a seal). */
+  readonly withdraw: (request: DropRequest) => void
   /** A copy of the pending block as it stands, over its parent's state (what a frozen `pending` reads). */
   readonly freezePending: () => PendingBlock
   /** Drops the mempool's queued transactions idle past their lifetime at this time (ms). */
@@ -130,19 +130,6 @@ export class Mining {
     })
   }
 
-  /** Takes back pre-confirmations now (`preconf_dropPreconfirmations`): the last `count`, or all from the first holding one of `transactions`. */
-  dropPreconfirmations(request: DropRequest): Promise<DroppedPreconfirmations> {
-    return this.parts.serialize(async () => this.drop(request))
-  }
-
-  /**
-   * Stalls pre-confirmations for `ms` from now (0 ends a stall): ticks stop while blocks keep
-   * sealing, and `pending` reads `latest`, or the pending block as it stands now (`frozen`).
-   */
-  stall(ms: number, pending: StallPending): Promise<void> {
-    return this.parts.serialize(async () => this.parts.faults.startStall(this.parts.now(), ms, pending, this.parts.freezePending))
-  }
-
   /** Whether pre-confirmations are stalled now. */
   private get stalled(): boolean {
     return this.parts.faults.stalledAt(this.parts.now())
@@ -226,6 +213,16 @@ export class Mining {
     return () => (this.miningMode = mode)
   }
 
+  /**
+   * Seals a block of `transactions` alone, in their order, leaving out any that cannot execute,
+   * as Anvil does (`anvil_reorg`'s replacement blocks; no fault touches them). Runs inside the
+   * caller's serialized step.
+   */
+  async mineWith(transactions: readonly UserTransaction[]): Promise<SealedBlock> {
+    await this.preconfirm(true, listSource(transactions))
+    return this.sealNow(false)
+  }
+
   /** A last tick, which may fill the block (announced unless stalled), then the seal. */
   private async mineNow(): Promise<SealedBlock> {
     this.parts.faults.lastTick()
@@ -233,20 +230,21 @@ export class Mining {
     return this.sealNow()
   }
 
-  /** Seals the pending block now; the schedule restarts from this instant. */
-  private sealNow(): Promise<SealedBlock> {
+  /** Seals the pending block now ({@link seal}); the schedule restarts from this instant. */
+  private sealNow(faulted = true): Promise<SealedBlock> {
     this.parts.schedule.restart(this.parts.now())
-    return this.seal()
+    return this.seal(faulted)
   }
 
   /**
-   * A tick that takes the mempool, after the block's opening pre-confirmation if it still waits
-   * for one; `announce` false builds without telling anyone (a stalled node's block).
+   * A tick that takes the mempool (or `userSource` instead), after the block's opening
+   * pre-confirmation if it still waits for one; `announce` false builds without telling anyone
+   * (a stalled node's block).
    */
-  private async preconfirm(announce = true): Promise<Preconfirmation> {
+  private async preconfirm(announce = true, userSource?: TransactionSource): Promise<Preconfirmation> {
     if (!this.followsClock) this.restampIfUntouched()
     await this.open(announce)
-    return this.runTick(announce)
+    return this.runTick(announce, userSource)
   }
 
   /**
@@ -258,8 +256,8 @@ export class Mining {
     if (this.parts.builder.awaitsOpening) await this.runTick(announce)
   }
 
-  private async runTick(announce = true): Promise<Preconfirmation> {
-    const preconfirmation = await this.parts.builder.preconfirm()
+  private async runTick(announce = true, userSource?: TransactionSource): Promise<Preconfirmation> {
+    const preconfirmation = await this.parts.builder.preconfirm(userSource)
     if (announce) this.parts.events.emit('preconfirmation', preconfirmation)
     return preconfirmation
   }
@@ -267,30 +265,22 @@ export class Mining {
   /**
    * Seals the pending block. During a stall the block is built at its seal, as a sequencer
    * without its flashblocks builder does, and no one hears of it before the seal; otherwise the
-   * seed may first drop its last pre-confirmations. Then the next block opens, and the seed
-   * decides whether it starts late or stalls.
+   * seed may first drop its last pre-confirmations (neither, unless `faulted`). Then the next
+   * block opens, and the seed decides whether it starts late or stalls.
    */
-  private async seal(): Promise<SealedBlock> {
+  private async seal(faulted = true): Promise<SealedBlock> {
     const { builder, schedule, events, faults, now } = this.parts
-    if (this.stalled) {
+    if (faulted && this.stalled) {
       faults.lastTick()
       await this.preconfirm(false)
     } else {
       await this.open()
-      const depth = faults.dropsAtSeal(builder.pending.context.number)
-      if (depth > 0) this.drop({ count: depth, mode: faults.switches.dropMode })
+      const depth = faulted ? faults.dropsAtSeal(builder.pending.context.number) : 0
+      if (depth > 0) this.parts.withdraw({ count: depth, mode: faults.switches.dropMode })
     }
     const block = builder.seal(schedule.timestampAfter(builder.pending.context.timestamp))
     events.emit('block', block)
     faults.opened(builder.pending.context.number, now(), this.parts.freezePending)
     return block
-  }
-
-  /** Drops pre-confirmations (never the block's opening system one) and announces it. */
-  private drop(request: DropRequest): DroppedPreconfirmations {
-    const { builder, requeue, events } = this.parts
-    const dropped = dropPreconfirmations(builder.pending, request, builder.firstUserIndex, requeue)
-    if (dropped.preconfirmations.length > 0) events.emit('withdrawn', { blockNumber: dropped.blockNumber, preconfirmations: dropped.preconfirmations })
-    return dropped
   }
 }

@@ -28,19 +28,28 @@ export interface RollbackParts {
   readonly requeue: (transaction: UserTransaction) => void
 }
 
+/** What takes blocks away: `Rollback` or `Reorg` (Anvil's texts name it). */
+export type Unwinding = 'Rollback' | 'Reorg'
+
 /**
- * Takes the last `depth` blocks away (Anvil's -32602 when they are more than the chain holds
- * after its first block; a pruned chain refuses to go below the oldest state it keeps).
+ * The block left as the head once the last `depth` go: Anvil's -32602 when they are more than
+ * the chain holds after its first block; a pruned chain refuses to go below the oldest state it keeps.
  */
-export function rollBack(parts: RollbackParts, depth: number): void {
-  const { blocks, history, commitment, builder } = parts
+export function unwindTarget({ blocks, history }: Pick<RollbackParts, 'blocks' | 'history'>, depth: number, unwinding: Unwinding): number {
   const head = Number(blocks.head.header.number)
   const height = head - Number(blocks.first.header.number)
-  if (depth > height) throw new InvalidParamsError(`Rollback depth must not exceed current chain height: current height ${height}, depth ${depth}`)
-  if (depth === 0) return
+  if (depth > height) throw new InvalidParamsError(`${unwinding} depth must not exceed current chain height: current height ${height}, depth ${depth}`)
   const target = head - depth
   const keptFrom = history.keptFrom
   if (keptFrom !== undefined && target < keptFrom) throw new InvalidParamsError(`BlockOutOfRangeError: block height is ${head} but requested was ${target}`)
+  return target
+}
+
+/** Takes the last `depth` blocks away (see {@link unwindTarget} for the limits). */
+export function rollBack(parts: RollbackParts, depth: number, unwinding: Unwinding = 'Rollback'): void {
+  const { blocks, history, commitment, builder } = parts
+  const target = unwindTarget(parts, depth, unwinding)
+  if (depth === 0) return
   for (const { transaction } of builder.pending.transactions) if (transaction.kind !== 'deposit') parts.requeue(transaction)
   blocks.dropAfter(target)
   history.dropAfter(target)

@@ -37,6 +37,11 @@ export class Wallet {
     this.keys = new Map(accounts.map((account) => [account.address.toLowerCase() as Address, account]))
   }
 
+  /** The first dev account, which Anvil sends from when a request names no `from`; undefined without dev accounts. */
+  get firstAccount(): Address | undefined {
+    return this.keys.keys().next().value
+  }
+
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
   impersonate(address: Address): void {
     this.impersonated.add(address)

@@ -86,12 +86,12 @@ function formatDropped(dropped: DroppedPreconfirmations) {
 /** The fault controls, by RPC name. */
 export const faultMethods: Readonly<Record<string, MethodDefinition>> = {
   preconf_dropPreconfirmations: method([optional('0 (drop)', parseDrop, (): DropParameters => ({}))], async ({ engine }, drop) =>
-    formatDropped(await engine.mining.dropPreconfirmations({ ...drop, mode: drop.mode ?? engine.faults.switches.dropMode })),
+    formatDropped(await engine.faultControls.dropPreconfirmations({ ...drop, mode: drop.mode ?? engine.faults.switches.dropMode })),
   ),
   preconf_stall: method(
     [required('0 (milliseconds)', (value, name) => parseCount(value, name, 86_400_000)), optional('1 (pending)', parseStallPending, () => undefined)],
     async ({ engine }, ms, pending) => {
-      await engine.mining.stall(ms, pending ?? engine.faults.switches.stallPending)
+      await engine.faultControls.stall(ms, pending ?? engine.faults.switches.stallPending)
       return faultsInForce(engine).stall
     },
   ),

@@ -5,10 +5,11 @@
  * as each does.
  */
 import type { Engine } from '../engine/engine.ts'
+import type { ReorgPlacement } from '../engine/reorg.ts'
 import { formatBlock } from './format-block.ts'
-import { invalidArgument, parseSmallQuantity, toQuantity } from './hex.ts'
+import { invalidArgument, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
 import { anvilAndHardhat, method, optional, required, type MethodDefinition } from './method-definition.ts'
-import { parseBoolean, parseQuantityLike } from './params.ts'
+import { parseBoolean, parseCallRequest, parseQuantityLike } from './params.ts'
 
 /** The most one `preconf_advanceClock` may move time: a day (every tick and seal in it runs). */
 const MAX_ADVANCE_MS = 86_400_000
@@ -25,6 +26,17 @@ function parseBlockCount(value: unknown, name: string): number {
   const count = parseSmallQuantity(value, name)
   if (count > MAX_MINED_BLOCKS) throw invalidArgument(name, `at most ${MAX_MINED_BLOCKS} blocks per call`)
   return count
+}
+
+/** `anvil_reorg`'s second parameter: `[[transaction, blockOffset], …]`, each transaction signed bytes or a request. */
+function parsePlacements(value: unknown, name: string): ReorgPlacement[] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of [transaction, block] pairs')
+  return value.map((pair, i): ReorgPlacement => {
+    const at = `${name}[${i}]`
+    if (!Array.isArray(pair) || pair.length !== 2) throw invalidArgument(at, 'expected a [transaction, block] pair')
+    const [transaction, block] = pair as unknown[]
+    return [typeof transaction === 'string' ? { raw: parseData(transaction, `${at}[0]`) } : { request: parseCallRequest(transaction, `${at}[0]`) }, parseSmallQuantity(block, `${at}[1]`)]
+  })
 }
 
 /** `evm_mine`'s parameter: a timestamp, or Anvil's `{ timestamp?, blocks? }`. */
@@ -96,6 +108,11 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
   anvil_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
   // Anvil's: the last `depth` blocks (null or none: 1) taken away; answers null.
+  // Anvil's: the last `depth` blocks replaced by new ones holding the given transactions; answers null.
+  anvil_reorg: method([required('0 (depth)', parseBlockCount), optional('1 (transactions)', parsePlacements, () => [])], async ({ engine }, depth, placements) => {
+    await engine.reorg(depth, placements)
+    return null
+  }),
   anvil_rollback: method([optional('0 (depth)', parseSmallQuantity, () => 1)], async ({ engine }, depth) => {
     await engine.rollback(depth)
     return null

@@ -12,6 +12,26 @@ import type { AccessList, Authorization } from './transaction.ts'
 /** The EIP-2718 types the wallet builds: legacy, access list, EIP-1559, EIP-7702. */
 export type WalletTransactionType = 0 | 1 | 2 | 4
 
+/** The fee and list fields of a request that decide its type. */
+export interface TypedFields {
+  readonly gasPrice?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+  readonly accessList?: AccessList
+  readonly authorizationList?: readonly Authorization[]
+}
+
+/**
+ * The type a request becomes, as geth and viem infer it: 4 with an `authorizationList`, 2 with
+ * EIP-1559 fees, 1 with `gasPrice` and an `accessList`, 0 with `gasPrice` alone, else 2.
+ */
+export function inferredType(request: TypedFields): WalletTransactionType {
+  if (request.authorizationList !== undefined) return 4
+  if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return 2
+  if (request.gasPrice !== undefined) return request.accessList !== undefined ? 1 : 0
+  return 2
+}
+
 /** A transaction to sign, every field decided. */
 export interface TransactionToSign {
   readonly type: WalletTransactionType

@@ -42,6 +42,8 @@ export type Kind =
   | 'mineOptions'
   /** An array of storage keys (eth_getProof). */
   | 'storageKeys'
+  /** `anvil_reorg`'s `[[transaction, block], …]`: only its being an array is judged here. */
+  | 'placements'
 
 /** One positional parameter: the name in geth's `invalid argument N (name)`, its kind, a valid value. */
 export interface ParamSpec {
@@ -110,6 +112,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   evm_snapshot: [],
   evm_revert: [p('0 (snapshot id)', 'count', true, '0x1')],
   anvil_rollback: [p('0 (depth)', 'count', false, '0x0')],
+  anvil_reorg: [p('0 (depth)', 'count', true, '0x0'), p('1 (transactions)', 'placements', false, [])],
   evm_increaseTime: [p('0 (seconds)', 'count', true, '0x0')],
   evm_setNextBlockTimestamp: [p('0 (timestamp)', 'quantity', true, '0x0')],
   evm_setAutomine: [p('0 (enabled)', 'boolean', true, false)],
@@ -494,6 +497,8 @@ export function maybeValid(kind: Kind, value: unknown): boolean {
       return typeof value === 'string'
     case 'storageKeys':
       return Array.isArray(value) && value.every((key) => typeof key === 'string')
+    case 'placements':
+      return Array.isArray(value)
   }
 }
 

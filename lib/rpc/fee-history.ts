@@ -22,10 +22,16 @@ interface FeeBlock {
   readonly transactions: readonly IncludedTransaction[]
 }
 
+/** A transaction's tip per gas in its block: none below zero (an OP-stack deposit pays no gas price), as Base's node (reth) counts it. */
+function tipOf({ receipt }: IncludedTransaction, baseFeePerGas: bigint): bigint {
+  const tip = receipt.effectiveGasPrice - baseFeePerGas
+  return tip > 0n ? tip : 0n
+}
+
 function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
   if (block.transactions.length === 0) return percentiles.map(() => 0n)
   const tips = block.transactions
-    .map(({ receipt }) => ({ tip: receipt.effectiveGasPrice - block.baseFeePerGas, gas: receipt.gasUsed }))
+    .map((transaction) => ({ tip: tipOf(transaction, block.baseFeePerGas), gas: transaction.receipt.gasUsed }))
     .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0))
   const result: bigint[] = []
   let index = 0

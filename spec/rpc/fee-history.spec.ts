@@ -82,6 +82,18 @@ describe('eth_feeHistory', () => {
     expect([fees.oldestBlock, fees.reward]).to.deep.equal(['0x1', [[`0x${(5n * GWEI).toString(16)}`]]])
   })
 
+  it("on an OP-stack chain a deposit's tip counts as 0, never below (Base's node, reth: a fee cap under the base fee tips nothing)", async () => {
+    const base = await createChain({ clock: 'manual', preset: 'base' })
+    await base.mine() // block 1 holds only its L1-attributes deposit, whose gas price is 0
+    await base.sendRawTransaction(await signer(base, 0).sign({ to: carol, nonce: 0, maxPriorityFeePerGas: 2n * GWEI, maxFeePerGas: 10n * GWEI }))
+    await base.mine() // block 2: the deposit (tip 0) and a transfer tipping 2 gwei
+    const fees = await history(base, ['0x2', 'latest', [1, 99]])
+    expect(fees.reward).to.deep.equal([
+      ['0x0', '0x0'],
+      ['0x0', `0x${(2n * GWEI).toString(16)}`],
+    ])
+  })
+
   it("viem's getFeeHistory reads it", async () => {
     const { chain: viemChain, publicClient } = await viemSetup({ chain: { mining: 'auto' } })
     await viemChain.sendRawTransaction(await signer(viemChain, 0).sign({ to: carol, nonce: 0, maxPriorityFeePerGas: 2n * GWEI, maxFeePerGas: 10n * GWEI }))

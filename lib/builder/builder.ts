@@ -11,6 +11,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
+import { keepsBlockHashes, recordParentHash } from '../execution/system-contracts.ts'
 import type { ResolvedChainOptions } from '../options.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
@@ -228,15 +229,13 @@ export class BlockBuilder {
     }
   }
 
-  /** A new pending block on top of the head. */
+  /** A new pending block on top of the head; from Prague, it opens with EIP-2935's system call (kept through a truncation, as an edit is). */
   private open(timestamp: bigint): PendingBlock {
     const { blocks, history, options } = this.parts
-    return new PendingBlock(
-      this.contextAt(timestamp),
-      blocks.head.hash,
-      { extraData: this.parts.rules.extraData, requestsHash: emptyRequestsHash(options.hardfork) },
-      history.latest,
-      this.parts.undoLog,
-    )
+    const context = this.contextAt(timestamp)
+    const parentHash = blocks.head.hash
+    const pending = new PendingBlock(context, parentHash, { extraData: this.parts.rules.extraData, requestsHash: emptyRequestsHash(options.hardfork) }, history.latest, this.parts.undoLog)
+    if (keepsBlockHashes(options.hardfork)) pending.edit((state) => recordParentHash(state, context.number, parentHash))
+    return pending
   }
 }

@@ -10,15 +10,15 @@ import { IDEAL_POLICY, type BuilderPolicy } from '../builder/policy.ts'
 import type { ChainPrecompile } from '../execution/devnet-evm.ts'
 import { ETHEREUM_FEE_RULES, type FeeRules } from '../execution/fee-rules.ts'
 import type { DepositQueue } from '../op-stack/deposit-queue.ts'
-import type { GenesisAccount } from '../op-stack/predeploys.ts'
+import type { GenesisAccount } from '../state/account.ts'
 
 /** A chain's rules. */
 export interface ChainRules {
   readonly blocks: BlockRules
   readonly fees: FeeRules
   readonly policy: BuilderPolicy
-  /** The accounts the genesis holds besides the dev accounts (an OP-stack chain's predeploys). */
-  genesisAccounts(genesisTimestamp: bigint): readonly GenesisAccount[]
+  /** The accounts the genesis of chain `chainId` holds besides the dev accounts and the system contracts (an OP-stack chain's predeploys and preinstalls). */
+  genesisAccounts(genesisTimestamp: bigint, chainId: bigint): readonly GenesisAccount[]
   /** An OP-stack chain's deposits (its system source); undefined on a plain chain. */
   readonly deposits: DepositQueue | undefined
   /** Precompiles beside the hardfork's (an OP-stack chain's P256VERIFY). */

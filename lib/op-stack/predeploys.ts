@@ -6,6 +6,7 @@
  * so storage (the L1 values, the GasPriceOracle flags) lives at the same address in both.
  */
 import { hexToBytes } from '@ethereumjs/util'
+import type { GenesisAccount } from '../state/account.ts'
 import type { Address } from '../types.ts'
 import { GAS_PRICE_ORACLE_RUNTIME, L1_BLOCK_RUNTIME, OPERATOR_FEE_VAULT_RUNTIME } from './predeploy-code.ts'
 
@@ -23,16 +24,6 @@ export const L1_FEE_VAULT: Address = '0x420000000000000000000000000000000000001a
 export const OPERATOR_FEE_VAULT: Address = '0x420000000000000000000000000000000000001b'
 /** The depositor account: the sender of the L1-attributes deposit and the only caller L1Block's setters accept. */
 export const DEPOSITOR_ACCOUNT: Address = '0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'
-
-/** One account of the genesis allocation. */
-export interface GenesisAccount {
-  /** Where the account lives (lowercase). */
-  readonly address: Address
-  /** Its runtime code; empty for an account without code. */
-  readonly code: Uint8Array
-  /** Its nonzero storage words, slot → value. */
-  readonly storage: ReadonlyMap<bigint, bigint>
-}
 
 /**
  * GasPriceOracle slot 0 with all four fork flags packed in it (one byte each, from the low end:

@@ -4,6 +4,7 @@
  */
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
+import type { Address } from '../types.ts'
 
 /** One account's fields. Storage lives apart, keyed by address and slot. */
 export interface AccountState {
@@ -49,4 +50,16 @@ export function withAccountCode(account: AccountState | undefined, code: Uint8Ar
 /** EIP-161 emptiness: no nonce, no balance, no code. */
 export function isEmptyAccount(account: AccountState): boolean {
   return account.nonce === 0n && account.balance === 0n && account.code.length === 0
+}
+
+/** One account of a genesis allocation besides the dev accounts (a system contract, a predeploy, a preinstall). */
+export interface GenesisAccount {
+  /** Where the account lives (lowercase). */
+  readonly address: Address
+  /** Its runtime code; empty for an account without code. */
+  readonly code: Uint8Array
+  /** Its nonzero storage words, slot → value. */
+  readonly storage: ReadonlyMap<bigint, bigint>
+  /** Its nonce (default 0). */
+  readonly nonce?: bigint
 }

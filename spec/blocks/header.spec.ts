@@ -4,6 +4,7 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { parseEther } from 'viem'
 import { nextBaseFee } from '../../lib/blocks/base-fee.ts'
+import { systemContracts } from '../../lib/execution/system-contracts.ts'
 import { createChain } from '../../lib/index.ts'
 import { signer } from '../support/wallet.ts'
 
@@ -61,13 +62,17 @@ describe('blocks/header', () => {
     expect(block.hash).to.equal(referenceHash(block, 'cancun'))
   })
 
-  it('the genesis state root matches @ethereumjs/statemanager for the funded dev accounts', async () => {
+  it('the genesis state root matches @ethereumjs/statemanager for the funded dev accounts and the system contracts', async () => {
     const { MerkleStateManager } = await import('@ethereumjs/statemanager')
     const { Account, createAddressFromString } = await import('@ethereumjs/util')
     const chain = await createChain({ accounts: 3, balance: 5 })
     const reference = new MerkleStateManager()
     for (const { address } of chain.accounts) {
       await reference.putAccount(createAddressFromString(address), new Account(0n, parseEther('5')))
+    }
+    for (const { address, code } of systemContracts('prague')) {
+      await reference.putAccount(createAddressFromString(address), new Account(0n, 0n))
+      await reference.putCode(createAddressFromString(address), code)
     }
     const genesis = (await chain.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] })) as BlockJSON
     expect(genesis.stateRoot).to.equal(bytesToHex(await reference.getStateRoot()))

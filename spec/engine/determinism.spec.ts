@@ -136,12 +136,11 @@ describe('determinism: same inputs, same chain', () => {
     expect(BigInt(earlier.blocks[3].timestamp)).to.equal(BigInt(reference.blocks[3].timestamp) - 1n)
     expect(earlier.blocks[3].hash).to.not.equal(reference.blocks[3].hash)
 
-    // Another genesis time: every hash differs, the state roots do not.
+    // Another genesis time: every hash differs; the genesis state root does not (the later ones
+    // do, as each block keeps its parent's hash in EIP-2935's ring).
     const later = await run(steps, { genesisTimestamp: 1_735_689_600 + 3600 })
-    for (let n = 0; n < reference.blocks.length; n++) {
-      expect(later.blocks[n].hash, `block ${n}`).to.not.equal(reference.blocks[n].hash)
-      expect(later.blocks[n].stateRoot, `block ${n}`).to.equal(reference.blocks[n].stateRoot)
-    }
+    for (let n = 0; n < reference.blocks.length; n++) expect(later.blocks[n].hash, `block ${n}`).to.not.equal(reference.blocks[n].hash)
+    expect(later.blocks[0].stateRoot).to.equal(reference.blocks[0].stateRoot)
   })
 
   it('eth_sendTransaction signs deterministically (RFC 6979 without extra entropy): the same request gives the same hash', async () => {

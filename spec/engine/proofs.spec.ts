@@ -13,7 +13,7 @@ import { encodeAbiParameters, encodeDeployData, getContractAddress, keccak256, p
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
 import { Token } from '../../fixtures/artifacts/Token.ts'
 import { Chain } from '../../lib/chain.ts'
-import { createChain, startServer } from '../../lib/index.ts'
+import { createChain, startServer, type ChainOptions } from '../../lib/index.ts'
 import { resolveChainOptions } from '../../lib/options.ts'
 import { fixedStateCommitment } from '../../lib/state/state-commitment.ts'
 import { EMPTY_STATE_SOURCE } from '../../lib/state/state-source.ts'
@@ -69,8 +69,8 @@ async function referenceStorageRoot(words: Record<Hex, bigint>): Promise<Hex> {
 }
 
 /** A chain with a token (alice 750, bob 250) and 3 ETH sent to carol, each transaction sealed in its own block (1, 2, 3). */
-async function tokenWorld() {
-  const chain = await createChain({ accounts: 3 })
+async function tokenWorld(options: ChainOptions = {}) {
+  const chain = await createChain({ accounts: 3, ...options })
   const [alice, bob] = [signer(chain, 0), signer(chain, 1)]
   const { address: token, hash } = await sendDeploy(chain, alice, Token, ['Token', 'TKN', 1000n])
   await chain.mine()
@@ -114,7 +114,8 @@ describe('engine/proofs', () => {
     })
 
     it('includes test-control edits not sealed yet (as Anvil), reverts with them, and the next block seals the root they prove against', async () => {
-      const { chain, token } = await tokenWorld()
+      // Cancun: from Prague the next block also writes its parent's hash into EIP-2935's ring.
+      const { chain, token } = await tokenWorld({ hardfork: 'cancun' })
       const before = (await blockOf(chain, 'latest'))!.stateRoot
       const snapshot = await request<Hex>(chain, 'evm_snapshot')
       await request(chain, 'anvil_setStorageAt', token, word(5n), word(42n))
@@ -197,11 +198,12 @@ describe('engine/proofs', () => {
 
   describe('against Anvil 1.7.1 replaying the same signed transactions', () => {
     it('answers eth_getProof and eth_getAccount byte for byte, and seals the same state roots', async () => {
-      // Anvil's Prague genesis also holds the EIP-2935 contract and the CREATE2 deployer: Cancun
-      // without the deployer holds the 10 dev accounts alone, as the devnet does. Anvil's first
-      // block keeps the genesis base fee where the devnet's follows EIP-1559 (1 gwei × 7/8 after
-      // an empty genesis): Anvil starts at that fee, so both charge the same from block 1 on.
-      const anvil = await startAnvil(['--hardfork', 'cancun', '--no-create2', '--no-mining', '--base-fee', '875000000'])
+      // Cancun: both genesis blocks hold the dev accounts and the CREATE2 deployer (from Prague
+      // each block writes its parent's hash into EIP-2935's ring, and the genesis hashes differ:
+      // Anvil's header carries the empty root). Anvil's first block keeps the genesis base fee
+      // where the devnet's follows EIP-1559 (1 gwei × 7/8 after an empty genesis): Anvil starts
+      // at that fee, so both charge the same from block 1 on.
+      const anvil = await startAnvil(['--hardfork', 'cancun', '--no-mining', '--base-fee', '875000000'])
       const chain = await createChain({ hardfork: 'cancun', coinbase: ZERO_ADDRESS })
       const server = await startServer(chain, { port: 0 })
       const post = async (url: string, method: string, ...params: unknown[]) =>

@@ -6,7 +6,7 @@
  * EIP-7623 floor applies, as op-revm applies it); the sender's nonce goes up by one. A revert
  * or a halt in the EVM is an ordinary failed receipt. A failure before the EVM runs (too little
  * gas for the intrinsic cost or the floor, a value the sender cannot pay even after the mint,
- * init code over the limit) rolls back to just after the mint, bumps the nonce, and reports
+ * init code over the limit, an `isSystemTx` flag, which Regolith retired) rolls back to just after the mint, bumps the nonce, and reports
  * the whole gas limit used. The receipt records the nonce the deposit ran at.
  */
 import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
@@ -30,6 +30,8 @@ export const DEPOSIT_RECEIPT_VERSION = 1n
 
 /** Why a deposit cannot run at all (op-geth's pre-EVM errors), or undefined when it can. */
 function preExecutionFailure(deposit: DepositTransaction, state: StateLayer): string | undefined {
+  // Since Regolith a system transaction is no longer supported (op-geth's ErrSystemTxNotSupported).
+  if (deposit.isSystemTx) return 'system tx not supported'
   if (deposit.gasLimit < deposit.intrinsicGas) return `intrinsic gas too low: have ${deposit.gasLimit}, want ${deposit.intrinsicGas}`
   if (deposit.gasLimit < deposit.floorDataGas) return `insufficient gas for floor data gas cost: have ${deposit.gasLimit}, want ${deposit.floorDataGas}`
   if ((heldAccount(state, deposit.sender)?.balance ?? 0n) < deposit.value) return 'insufficient funds for transfer'

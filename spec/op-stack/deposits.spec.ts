@@ -119,6 +119,19 @@ describe('op-stack: deposits (OP specs deposits.md, op-geth)', () => {
     expect(await balance(chain, DAVE)).to.equal(3n)
   })
 
+  it("a deposit flagged isSystemTx fails before the EVM, as op-geth's 'system tx not supported' since Regolith (and Anvil's optimism mode): the whole gas limit used, the mint kept, the value not moved", async () => {
+    const chain = await createChain({ preset: 'base' })
+    const sourceHash = `0x${'22'.repeat(32)}`
+    const hash = (await chain.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: CAROL, to: DAVE, value: '0x1', gas: '0x186a0', sourceHash, mint: '0x10', isSystemTx: true }],
+    })) as Hex
+    await chain.mine()
+    const receipt = (await receiptOf(chain, hash)) as DepositReceipt
+    expect([receipt.status, receipt.gasUsed]).to.deep.equal(['0x0', '0x186a0'])
+    expect([await balance(chain, CAROL), await balance(chain, DAVE), await nonce(chain, CAROL)]).to.deep.equal([16n, 0n, 1n])
+  })
+
   it('a deposit creating a contract reports the address its deposit nonce gives', async () => {
     const chain = await createChain({ preset: 'base' })
     await chain.deposit({ to: CAROL, mint: 1n })

@@ -43,6 +43,12 @@ export interface ResolverParts {
   readonly history: StateHistory
   /** The pending block as it is now (a new one opens at every seal). */
   readonly pending: () => PendingBlock
+  /**
+   * Whether the pending block has had its opening pre-confirmation (an OP-stack block's index 0,
+   * its system transactions); until then `pending` reads `latest`, as Base's RPC node does until
+   * index 0 arrives. Undefined where a block needs no opening.
+   */
+  readonly opened?: () => boolean
   readonly safeLag: number
   readonly finalizedLag: number
   /** A forked chain's upstream, which holds the blocks up to the fork block. */
@@ -92,12 +98,13 @@ export class BlockResolver {
 
   /**
    * The pending block `pending` reads now: the pre-confirmed block, or during a stall a frozen
-   * copy of it, or undefined where `pending` falls back to `latest` (a stall, or a standard endpoint).
+   * copy of it, or undefined where `pending` falls back to `latest` (a stall, a standard
+   * endpoint, or a block that has not opened yet).
    */
   private get pendingRead(): PendingBlock | undefined {
     if (!this.servesPending) return undefined
     const override = this.parts.faults?.pendingOverride
-    if (override === undefined) return this.parts.pending()
+    if (override === undefined) return this.parts.opened === undefined || this.parts.opened() ? this.parts.pending() : undefined
     return override === 'latest' ? undefined : override
   }
 

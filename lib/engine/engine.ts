@@ -195,6 +195,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     blocks: store,
     history,
     pending: () => builder.pending,
+    opened: builder.firstUserIndex > 0 ? () => !builder.awaitsOpening : undefined,
     safeLag: options.safeLag,
     finalizedLag: options.finalizedLag,
     upstream: setup.upstream,

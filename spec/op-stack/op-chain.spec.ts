@@ -171,6 +171,20 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       expect(chain.pending.transactions.map(({ transaction }) => transaction.type)).to.deep.equal([0x7e, 2])
     })
 
+    it("before the block's index 0, `pending` reads `latest` (Base's RPC node falls back until index 0 arrives): no block N+1 without its deposit", async () => {
+      const chain = await createChain({ preset: 'base' })
+      await chain.clock.advance(2000) // block 1 seals; block 2 opens at its first tick, 200 ms on
+      const sequenceAt = async (tag: 'latest' | 'pending') =>
+        decodeFunctionResult({ abi: l1Block, functionName: 'sequenceNumber', data: await chain.call({ to: L1_BLOCK, data: encodeFunctionData({ abi: l1Block, functionName: 'sequenceNumber' }) }, tag) })
+      const latest = await blockOf(chain, 'latest')
+      expect(await blockOf(chain, 'pending')).to.deep.equal(latest)
+      expect(await sequenceAt('pending')).to.equal(await sequenceAt('latest'))
+      await chain.clock.advance(200)
+      const pending = await blockOf(chain, 'pending')
+      expect([pending!.number, pending!.transactions.length]).to.deep.equal(['0x2', 1])
+      expect(await sequenceAt('pending')).to.equal((await sequenceAt('latest')) + 1n)
+    })
+
     it('a block with no user transactions still opens with it, and the clock makes eleven pre-confirmations per 2 s block (index 0, then 1–10)', async () => {
       const chain = await createChain({ preset: 'base' })
       const indexes: number[] = []

@@ -117,6 +117,11 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
     async (request) => {
       if (request.method === 'eth_subscribe') {
         const id = await router.claim(() => dispatch(request), notify)
+        // The connection went while the subscription was made: nothing will end it later.
+        if (socket.readyState !== socket.OPEN) {
+          router.end(id as string)
+          return id
+        }
         owned.add(id as string)
         opened.push(id as string)
         return id
@@ -145,6 +150,7 @@ export function serveWebSocket(socket: WebSocket, { dispatch, router, batchTimeo
     }
     // Within this turn of the event loop's budget, or after the requests already waiting (ticks first).
     await turn(requestKind(body))
+    if (socket.readyState !== socket.OPEN) return // gone while it waited: no one to answer
     const opened: string[] = []
     const answer = await handleJsonRpc(body, dispatcher(opened), batchTimeoutMs)
     if (answer !== undefined) send(answerText(answer))

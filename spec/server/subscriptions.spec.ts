@@ -6,6 +6,7 @@
  * and the connection's robustness: abrupt disconnects, subscribers that never read.
  */
 import { EventEmitter, once } from 'node:events'
+import { connect as connectTcp } from 'node:net'
 import { expect } from 'chai'
 import WebSocket from 'ws'
 import { encodeFunctionData, decodeFunctionResult, keccak256, parseEther } from 'viem'
@@ -659,6 +660,27 @@ describe('server: WebSocket subscriptions', function () {
       await chain.clock.advance(2000)
       expect(await late.waitForNotifications(lateHeads, 1)).to.have.length(1)
       expect(await stays.waitForNotifications(heads, 3)).to.have.length(3)
+    })
+
+    it('a client that closes while thousands of its subscribe requests still wait their turn leaves no subscription behind', async function () {
+      const before = chain.listenerCount('block')
+      const port = Number(new URL(server.url).port)
+      const tcp = connectTcp(port, '127.0.0.1')
+      await once(tcp, 'connect')
+      tcp.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`)
+      await once(tcp, 'data')
+      // Masked text frames, as a client sends them, then a half-close: the server reads them all after the socket is gone.
+      const frame = (text: string): Buffer => {
+        const payload = Buffer.from(text)
+        const mask = Buffer.from([1, 2, 3, 4])
+        const head = payload.length < 126 ? Buffer.from([0x81, 0x80 | payload.length]) : Buffer.from([0x81, 0x80 | 126, payload.length >> 8, payload.length & 255])
+        return Buffer.concat([head, mask, Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!))])
+      }
+      tcp.end(Buffer.concat(Array.from({ length: 3000 }, (_, id) => frame(JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_subscribe', params: ['newHeads'] })))))
+      await once(tcp, 'close')
+      await until(() => chain.listenerCount('block') === before, 'every subscription of the closed socket ended', 5000)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(chain.listenerCount('block')).to.equal(before)
     })
 
     it('a client sending a malformed frame (invalid UTF-8 text) is dropped without an uncaught error (geth closes it)', async function () {

@@ -7,7 +7,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { InvalidParamsError } from '../errors.ts'
 import { parseAddress, parseHash } from './hex.ts'
 import { anvilAndHardhat, method, required, type MethodDefinition } from './method-definition.ts'
-import { parseBoolean, parseQuantityLike } from './params.ts'
+import { parseBoolean, parseQuantityLike, parseUint64 } from './params.ts'
 
 /** Every block and mempool control, by RPC name. */
 export const blockControlMethods: Readonly<Record<string, MethodDefinition>> = {
@@ -17,11 +17,11 @@ export const blockControlMethods: Readonly<Record<string, MethodDefinition>> = {
       return answer
     }),
   ),
-  evm_setBlockGasLimit: method([required('0 (gas limit)', parseQuantityLike)], async ({ engine }, gasLimit) => {
+  evm_setBlockGasLimit: method([required('0 (gas limit)', parseUint64)], async ({ engine }, gasLimit) => {
     await engine.controls.setBlockGasLimit(gasLimit)
     return true
   }),
-  anvil_setBlockGasLimit: method([required('0 (gas limit)', parseQuantityLike)], async ({ engine }, gasLimit) => {
+  anvil_setBlockGasLimit: method([required('0 (gas limit)', parseUint64)], async ({ engine }, gasLimit) => {
     await engine.controls.setBlockGasLimit(gasLimit)
     return true
   }),

@@ -5,6 +5,7 @@
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import type { DepositRequest, TransactionRequest } from '../engine/intake.ts'
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
+import { InvalidParamsError } from '../errors.ts'
 import type { CallRequest } from '../execution/run-call.ts'
 import type { Authorization } from '../transactions/transaction.ts'
 import type { Address, BlockTagName, Hex } from '../types.ts'
@@ -21,6 +22,23 @@ export function parseQuantityLike(value: unknown, name: string): bigint {
   if (typeof value === 'bigint' && value >= 0n && value < 2n ** 256n) return value
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
   return parseQuantity(value, name)
+}
+
+/** The largest uint64: a header's timestamp and gas limit are uint64s. */
+const UINT64_MAX = 2n ** 64n - 1n
+
+/** A block timestamp, below the largest uint64 as Anvil takes one (-32602 `The timestamp is too big`). */
+export function parseTimestamp(value: unknown, name: string): bigint {
+  const timestamp = parseQuantityLike(value, name)
+  if (timestamp >= UINT64_MAX) throw new InvalidParamsError('The timestamp is too big')
+  return timestamp
+}
+
+/** A QUANTITY a header holds as a uint64 (a gas limit, a timestamp interval). */
+export function parseUint64(value: unknown, name: string): bigint {
+  const quantity = parseQuantityLike(value, name)
+  if (quantity > UINT64_MAX) throw invalidArgument(name, `${describeValue(value)} exceeds uint64`)
+  return quantity
 }
 
 /** A block tag, number or EIP-1898 object. */

@@ -9,7 +9,7 @@ import type { ReorgPlacement } from '../engine/reorg.ts'
 import { formatBlock } from './format-block.ts'
 import { invalidArgument, parseData, parseSmallQuantity, toQuantity } from './hex.ts'
 import { anvilAndHardhat, method, optional, required, type MethodDefinition } from './method-definition.ts'
-import { parseBoolean, parseCallRequest, parseQuantityLike } from './params.ts'
+import { parseBoolean, parseCallRequest, parseTimestamp, parseUint64 } from './params.ts'
 
 /** The most one `preconf_advanceClock` may move time: a day (every tick and seal in it runs). */
 const MAX_ADVANCE_MS = 86_400_000
@@ -46,11 +46,11 @@ function parseMineOptions(value: unknown, name: string): { timestamp?: bigint; b
     if (unknown !== undefined) throw invalidArgument(name, `expected a timestamp or { timestamp, blocks }, got a "${unknown.slice(0, 40)}" field`)
     const { timestamp, blocks } = value as Record<string, unknown>
     return {
-      timestamp: timestamp === undefined || timestamp === null ? undefined : parseQuantityLike(timestamp, `${name}.timestamp`),
+      timestamp: timestamp === undefined || timestamp === null ? undefined : parseTimestamp(timestamp, `${name}.timestamp`),
       blocks: blocks === undefined || blocks === null ? 1 : parseBlockCount(blocks, `${name}.blocks`),
     }
   }
-  return { timestamp: parseQuantityLike(value, name), blocks: 1 }
+  return { timestamp: parseTimestamp(value, name), blocks: 1 }
 }
 
 /** Mines as `evm_mine` does: the first block stamped `timestamp` if given, the others one second apart. */
@@ -97,7 +97,7 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   ),
   // Hardhat mines the first block as it would anyway, then each `interval` seconds after its parent.
   hardhat_mine: method(
-    [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseQuantityLike, () => 1n)],
+    [optional('0 (blocks)', parseBlockCount, () => 1), optional('1 (interval seconds)', parseUint64, () => 1n)],
     async ({ engine }, blocks, interval) => {
       await engine.mining.mineBlocks(blocks, interval)
       return true
@@ -120,22 +120,22 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
 
   evm_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
   anvil_increaseTime: method([required('0 (seconds)', parseSmallQuantity)], ({ engine }, seconds) => engine.controls.increaseTime(seconds)),
-  evm_setTime: method([required('0 (timestamp)', parseQuantityLike)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
-  anvil_setTime: method([required('0 (timestamp)', parseQuantityLike)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
-  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
+  evm_setTime: method([required('0 (timestamp)', parseTimestamp)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
+  anvil_setTime: method([required('0 (timestamp)', parseTimestamp)], ({ engine }, timestamp) => engine.controls.setTime(timestamp)),
+  evm_setNextBlockTimestamp: method([required('0 (timestamp)', parseTimestamp)], async ({ engine }, timestamp) => {
     await engine.controls.setNextBlockTimestamp(timestamp)
     return null
   }),
-  anvil_setNextBlockTimestamp: method([required('0 (timestamp)', parseQuantityLike)], async ({ engine }, timestamp) => {
+  anvil_setNextBlockTimestamp: method([required('0 (timestamp)', parseTimestamp)], async ({ engine }, timestamp) => {
     await engine.controls.setNextBlockTimestamp(timestamp)
     return null
   }),
-  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseQuantityLike)], async ({ engine }, seconds) => {
+  anvil_setBlockTimestampInterval: method([required('0 (seconds)', parseUint64)], async ({ engine }, seconds) => {
     await engine.controls.setBlockTimestampInterval(seconds)
     return null
   }),
   // Hardhat has no such method; viem's testClient sends it in milliseconds (interval * 1000).
-  hardhat_setBlockTimestampInterval: method([required('0 (milliseconds)', parseQuantityLike)], async ({ engine }, ms) => {
+  hardhat_setBlockTimestampInterval: method([required('0 (milliseconds)', parseUint64)], async ({ engine }, ms) => {
     await engine.controls.setBlockTimestampInterval(ms / 1000n)
     return true
   }),

@@ -98,6 +98,24 @@ describe('time controls', () => {
   })
 
   describe('evm_setNextBlockTimestamp', () => {
+    it("refuses a timestamp a header cannot hold (2^64 - 1 on) with Anvil's -32602 'The timestamp is too big', and a gas limit or interval past uint64, changing nothing", async () => {
+      const chain = await createChain({ mining: 'off' })
+      const pending = await timestampOf(chain, 'pending')
+      for (const [method, params] of [
+        ['evm_setNextBlockTimestamp', ['0xffffffffffffffff']],
+        ['anvil_setNextBlockTimestamp', ['0x10000000000000000']],
+        ['evm_setTime', ['0xffffffffffffffff']],
+        ['evm_mine', ['0x10000000000000000']],
+        ['evm_mine', [{ timestamp: '0xffffffffffffffff' }]],
+      ] as const) {
+        expect(await rejection(chain.request({ method, params: [...params] })), method).to.include({ code: -32602, message: 'The timestamp is too big' })
+      }
+      for (const method of ['evm_setBlockGasLimit', 'anvil_setBlockTimestampInterval']) {
+        expect(await rejection(chain.request({ method, params: ['0x10000000000000000'] })), method).to.include({ code: -32602 })
+      }
+      expect([chain.blockNumber(), await timestampOf(chain, 'pending')]).to.deep.equal([0n, pending])
+    })
+
     it('survives a later evm_increaseTime or timestamp interval: the explicit timestamp stays on the pending block', async () => {
       const chain = await createChain()
       await request(chain, 'evm_setNextBlockTimestamp', hex(G + 100n))

@@ -39,8 +39,8 @@ interface Reply {
 /** What a fast lane needs from its server. */
 export interface FastLaneSettings {
   readonly guard: RequestGuard
-  /** The endpoint serving a request's target (`/` or `/sealed`). */
-  readonly endpointFor: (url: string) => Endpoint
+  /** The endpoint serving a request's target (`/` or `/sealed`); undefined for another path, which node:http answers (404). */
+  readonly endpointFor: (url: string) => Endpoint | undefined
   /** Gives a connection to node:http, its unread bytes back in the socket first. */
   readonly handOver: (socket: Socket) => void
   /** Milliseconds an idle kept-alive connection stays open (announced as `Keep-Alive: timeout=…`). */
@@ -165,7 +165,8 @@ class FastConnection {
         break
       }
       const request = parsePlainPost(data.toString('latin1', at, headEnd))
-      if (request === undefined || this.lane.settings.guard.refusal(request.headers) !== undefined || !isJsonContentType(request.headers['content-type'])) {
+      const { guard, endpointFor } = this.lane.settings
+      if (request === undefined || guard.refusal(request.headers) !== undefined || !isJsonContentType(request.headers['content-type']) || endpointFor(request.url) === undefined) {
         this.handOver(data.subarray(at))
         break
       }
@@ -190,7 +191,8 @@ class FastConnection {
     if (request.close) this.done = true
     settings.onBusy(1)
     const headers = { ...settings.guard.corsHeaders(request.headers), 'content-type': 'application/json' }
-    answerJsonRpcPost(body, settings.endpointFor(request.url)).then(
+    // read() lets in only requests whose path names an endpoint.
+    answerJsonRpcPost(body, settings.endpointFor(request.url)!).then(
       (answer) => this.answered(reply, 200, headers, answer),
       (error: unknown) => this.answered(reply, 500, {}, String(error)),
     )

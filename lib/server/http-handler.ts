@@ -68,11 +68,16 @@ function readBody(request: IncomingMessage): Promise<string | undefined> {
   })
 }
 
-/** Serves one HTTP request at `endpoint`, if `guard` lets it in. */
-export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint, guard: RequestGuard): Promise<void> {
+/** Serves one HTTP request at `endpoint` (404 where the path names none), if `guard` lets it in. */
+export async function handleHttpRequest(request: IncomingMessage, response: ServerResponse, endpoint: Endpoint | undefined, guard: RequestGuard): Promise<void> {
   const refusal = guard.refusal(request.headers)
   if (refusal !== undefined) {
     replyText(response, refusal.status, refusal.text)
+    return
+  }
+  // A path that is no endpoint: 404 with no body, as geth (node/rpcstack.go, checkPath) and Anvil answer.
+  if (endpoint === undefined) {
+    reply(response, 404, '', {})
     return
   }
   const cors = guard.corsHeaders(request.headers)

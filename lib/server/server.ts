@@ -32,6 +32,11 @@ function isSealedPath(url: string | undefined): boolean {
   return path === SEALED_PATH || path === `${SEALED_PATH}/`
 }
 
+/** Whether `url` is the root, the pre-confirmation endpoint's path. */
+function isRootPath(url: string | undefined): boolean {
+  return url === '/' || url?.split('?')[0] === '/'
+}
+
 /** Where and how to listen. */
 export interface ServerOptions {
   /** Interface to bind; default 127.0.0.1 (loopback only). */
@@ -149,7 +154,8 @@ export async function startServer(chain: Chain, options: ServerOptions = {}): Pr
     preconfirmed: { dispatch: httpDispatchers.preconfirmed, batchTimeoutMs: batchTimeout },
     sealed: { dispatch: httpDispatchers.sealed, batchTimeoutMs: batchTimeout },
   }
-  const endpointFor = (url: string | undefined): Endpoint => (isSealedPath(url) ? endpoints.sealed : endpoints.preconfirmed)
+  // Any other path is not found, as geth and Anvil answer it (a mistyped /sealed must not read pre-confirmed state).
+  const endpointFor = (url: string | undefined): Endpoint | undefined => (isRootPath(url) ? endpoints.preconfirmed : isSealedPath(url) ? endpoints.sealed : undefined)
   /** node:http's responses not yet sent; once closing, each goes out with `Connection: close`. */
   const inFlight = new Set<ServerResponse>()
   /** Requests on the fast lane not yet answered. */

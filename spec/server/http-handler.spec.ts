@@ -88,10 +88,11 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       expect(await postJson(server.url, { jsonrpc: '2.0', id: 'x', method: 'eth_chainId' })).to.deep.equal({ jsonrpc: '2.0', id: 'x', result: CHAIN_ID_HEX })
     })
 
-    it('serves POST on any path, as geth does', async () => {
-      const reply = await http(server.url, { path: '/some/path?x=1', body: { jsonrpc: '2.0', id: 2, method: 'eth_chainId' } })
+    it('serves POST at / with a query, and answers another path 404 with no body, as geth does (node/rpcstack.go: checkPath wants the root)', async () => {
+      const reply = await http(server.url, { path: '/?x=1', body: { jsonrpc: '2.0', id: 2, method: 'eth_chainId' } })
       expect(reply.status).to.equal(200)
       expect(JSON.parse(reply.text)).to.deep.equal({ jsonrpc: '2.0', id: 2, result: CHAIN_ID_HEX })
+      expect(await http(server.url, { path: '/some/path?x=1', body: { jsonrpc: '2.0', id: 2, method: 'eth_chainId' } })).to.include({ status: 404, text: '' })
     })
 
     it('rejects an object or array id with -32600 and id null (geth: hasValidID)', async () => {

@@ -32,6 +32,16 @@ describe('server: the sealed-only endpoint', () => {
     expect(await client.getChainId()).to.equal(31337)
   })
 
+  it('answers any other path 404 with no body, as geth and Anvil 1.7.1 do: a mistyped /sealed never reads pre-confirmed state', async () => {
+    const post = (path: string) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+    for (const path of ['/foo', '//sealed', '/SEALED', '/sealed/foo', '/rpc']) {
+      const response = await post(path)
+      expect([response.status, await response.text()], path).to.deep.equal([404, ''])
+    }
+    for (const path of ['/', '/?x=1', '/sealed', '/sealed/', '/sealed?x=1']) expect((await post(path)).status, path).to.equal(200)
+  })
+
   it('a pre-confirmed transaction has no receipt there, is pending by hash, and appears once sealed', async () => {
     const hash = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: BOB, value: parseEther('1') }))
     await chain.clock.advance(200)

@@ -96,6 +96,11 @@ export class BlockResolver {
     return this.parts.pending()
   }
 
+  /** The pending block `pending` reads now, if any (see {@link pendingRead}): where a pre-confirmed transaction is served from. */
+  get pendingServed(): PendingBlock | undefined {
+    return this.pendingRead
+  }
+
   /**
    * The pending block `pending` reads now: the pre-confirmed block, or during a stall a frozen
    * copy of it, or undefined where `pending` falls back to `latest` (a stall, a standard

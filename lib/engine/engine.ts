@@ -205,7 +205,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const lane = new CallLane({ environment, serialize, timeoutMs: options.callTimeoutMs, freeze: historyFreezer(history, () => store.head.header.number) })
   const calls = new Calls(blocks, lane)
   const reads = new StateReads(blocks, pool, faults.switches)
-  const lookups = new TransactionLookups(pool, rules.deposits, builder, store, clock, events)
+  const lookups = new TransactionLookups(pool, rules.deposits, builder, store, clock, events, () => blocks.pendingServed)
   const sealedBlocks = blocks.withPending('latest')
   const sealed: ChainView = {
     blocks: sealedBlocks,

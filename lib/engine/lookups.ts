@@ -5,7 +5,7 @@
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
-import type { PendingBlockView } from '../builder/pending-block.ts'
+import type { PendingBlock, PendingBlockView } from '../builder/pending-block.ts'
 import type { Clock } from '../clock/clock.ts'
 import { TransactionTimeoutError } from '../errors.ts'
 import { heldAccount } from '../state/state-source.ts'
@@ -45,23 +45,28 @@ export class TransactionLookups {
     private readonly blocks: BlockStore,
     private readonly clock: Clock,
     private readonly events: ChainEmitter,
-    /** Whether pre-confirmations count as executed (a flashblocks endpoint) or as still pending (a standard one). */
-    private readonly servesPreconfirmations = true,
+    /**
+     * The pending block readers see now, whose transactions count as executed (a flashblocks
+     * endpoint's; none during a stall that serves `latest`, or on a standard endpoint): a
+     * pre-confirmed transaction it does not hold is still pending, as Base's node answers without
+     * a pending snapshot.
+     */
+    private readonly served: () => PendingBlock | undefined,
   ) {}
 
   /** The same lookups for a standard endpoint: a pre-confirmed transaction is still pending there. */
   sealedOnly(): TransactionLookups {
-    return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, false)
+    return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, () => undefined)
   }
 
   /** Where the transaction with `hash` is, if anywhere. */
   find(hash: Hash): TransactionLocation | undefined {
     const pooled = this.pool.get(hash) ?? this.deposits?.get(hash)
     if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
-    const pending = this.builder.pending
-    const included = pending.transactionsByHash.get(hash)
+    const included = this.builder.pending.transactionsByHash.get(hash)
     if (included !== undefined) {
-      return this.servesPreconfirmations ? { status: 'preconfirmed', transaction: included.transaction, included, block: pending.view } : { status: 'mempool', transaction: included.transaction }
+      const served = this.served()
+      return served?.transactionsByHash.has(hash) ? { status: 'preconfirmed', transaction: included.transaction, included, block: served.view } : { status: 'mempool', transaction: included.transaction }
     }
     const sealed = this.blocks.transaction(hash)
     if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }

@@ -133,6 +133,19 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       expect(announced).to.deep.equal([after])
     })
 
+    it("pending 'latest': a transaction pre-confirmed before the stall has no receipt during it (Base's node without a pending snapshot), and is pending by hash", async () => {
+      await open()
+      const hash = await send(0, { value: 5n })
+      await chain.clock.advance(200)
+      expect((await receiptOf(chain, hash))?.blockHash).to.equal(`0x${'0'.repeat(64)}`)
+      await rpc('preconf_stall', 3000, 'latest')
+      expect(await receiptOf(chain, hash)).to.equal(null)
+      expect(await rpc('eth_getTransactionByHash', hash)).to.include({ blockNumber: null, blockHash: null })
+      expect(await rpc('eth_getBalance', BOB, 'pending')).to.equal('0x0')
+      await chain.clock.advance(1800) // the seal at 2000 holds it
+      expect((await receiptOf(chain, hash))?.blockNumber).to.equal('0x1')
+    })
+
     it("pending 'frozen' (the stale-node bug): pending stays at the block and state of when the stall began while latest moves on", async () => {
       await open()
       const hash = await send(0, { value: 3n })

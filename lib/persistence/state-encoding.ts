@@ -1,7 +1,7 @@
 /**
  * How a state dump travels: over RPC as hex of the gzipped JSON (`anvil_dumpState`, as Anvil
  * sends its own), in a file as the JSON text (`--dump-state`), in-process as either. A load
- * takes any of these, or the parsed object.
+ * takes any of these (a file also as `anvil_dumpState`'s hex, bare or JSON-quoted), or the parsed object.
  */
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Hex } from '../types.ts'
@@ -39,7 +39,10 @@ function parseBytes(bytes: Uint8Array): unknown {
   const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
   if (!gzip) {
     const text = Buffer.from(bytes).toString('utf8').trim()
-    if (!text.startsWith('{')) throw new StateDumpError('neither gzipped JSON nor JSON text')
+    // A file of what anvil_dumpState answers: its hex, bare or as a JSON string (`cast rpc anvil_dumpState > file`).
+    const unquoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text
+    if (unquoted.startsWith('0x')) return stateFromInput(unquoted)
+    if (!text.startsWith('{')) throw new StateDumpError('neither gzipped JSON, JSON text nor the hex of anvil_dumpState')
     return parseText(text)
   }
   let text: string

@@ -88,6 +88,19 @@ describe('preconf-devnet CLI state flags (--state, --dump-state, --load-state, a
     expect([stopped.code, stopped.stdout.includes('state written'), readFileSync(file, 'utf8') === text]).to.deep.equal([0, false, true])
   })
 
+  it("--load-state takes a file of anvil_dumpState's answer, bare hex or JSON-quoted (`cast rpc anvil_dumpState > file`)", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    await chain.mine()
+    const hex = (await chain.request({ method: 'anvil_dumpState' })) as Hex
+    for (const [name, text] of [['bare.hex', `${hex}\n`], ['quoted.json', `${JSON.stringify(hex)}\n`]]) {
+      const file = join(directory, name)
+      writeFileSync(file, text)
+      const loader = await startCli([...MANUAL, '--load-state', file])
+      expect(await rpc(loader.url, 'eth_blockNumber'), name).to.equal('0x1')
+      await stop(loader, 'SIGTERM')
+    }
+  })
+
   it('--load-state of a corrupt or missing file exits with code 1 and a message naming the file, before any ready line', async () => {
     const text = await (await createChain()).dumpState('json')
     const [truncated, newer, missing] = ['truncated.json', 'newer.json', 'missing.json'].map((name) => join(directory, name))

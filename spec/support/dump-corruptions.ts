@@ -52,7 +52,7 @@ export const CORRUPTIONS: readonly Corruption[] = [
     message: /gzip data is corrupt or truncated/,
   },
   { what: 'gzip of text that is not JSON', make: () => hexOfJson('{"format": "preconf-devnet/state", "version": 1,'), message: /not JSON/ },
-  { what: 'bytes that are neither gzip nor JSON', make: () => '0xdeadbeef', message: /neither gzipped JSON nor JSON text/ },
+  { what: 'bytes that are neither gzip nor JSON', make: () => '0xdeadbeef', message: /neither gzipped JSON, JSON text nor the hex of anvil_dumpState/ },
   {
     what: 'JSON of another format',
     make: edited((json) => {

@@ -29,7 +29,7 @@ export const serverOptions = {
   }),
   dumpState: define<string, string | undefined>({
     flag: 'dump-state',
-    description: "write the chain's state to this file on exit (SIGINT, SIGTERM)",
+    description: "write the chain's state to this file on exit (SIGINT, SIGTERM); a directory gets its `state.json`, as Anvil writes it, and a path whose directory is missing is refused at start",
     defaultText: 'none',
     parse: text,
     default: () => undefined,

@@ -5,8 +5,9 @@
  * accounts and one ready line with the URL, warns when it listens beyond loopback, logs activity,
  * and shuts down cleanly on SIGINT/SIGTERM (in-flight requests answered first).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { dirname, join, resolve as resolvePath } from 'node:path'
 import { createChain, type Chain } from './chain.ts'
 import { nativeSecp256k1 } from './crypto/secp256k1.ts'
 import { UpstreamError } from './errors.ts'
@@ -99,18 +100,34 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
     const given = values[serverOptions[name].flag]
     return typeof given === 'string' ? serverOptions[name].parse(given, `--${serverOptions[name].flag}`) : undefined
   }
-  const state = file('state')
-  if (state !== undefined && (file('loadState') !== undefined || file('dumpState') !== undefined)) throw new TypeError('--state is --load-state and --dump-state together: give it alone')
+  if (file('state') !== undefined && (file('loadState') !== undefined || file('dumpState') !== undefined)) throw new TypeError('--state is --load-state and --dump-state together: give it alone')
+  const state = writablePath(file('state'), '--state')
   const loadFrom = state === undefined ? file('loadState') : existsSync(state) ? state : undefined
   const http = group(httpSafetyOptions as Record<string, Definition>) ?? {}
-  return { chain: chain as ChainOptions, host, port, http, silent: values.silent === true, loadFrom, dumpTo: state ?? file('dumpState') }
+  return { chain: chain as ChainOptions, host, port, http, silent: values.silent === true, loadFrom, dumpTo: state ?? writablePath(file('dumpState'), '--dump-state') }
 }
 
-/** Writes `text` to `path` whole or not at all: a temporary file beside it, then renamed. */
+/**
+ * Where a state file is written: in a directory given, its `state.json`, as Anvil writes it; a
+ * path whose directory is missing is refused now (a usage error), not when the node stops.
+ */
+function writablePath(path: string | undefined, flag: string): string | undefined {
+  if (path === undefined) return undefined
+  if (existsSync(path) && statSync(path).isDirectory()) return join(path, 'state.json')
+  if (!existsSync(dirname(resolvePath(path)))) throw new TypeError(`${flag} ${path}: its directory does not exist`)
+  return path
+}
+
+/** Writes `text` to `path` whole or not at all: a temporary file beside it, then renamed (removed if either fails). */
 function writeWhole(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.tmp`
-  writeFileSync(temporary, text)
-  renameSync(temporary, path)
+  try {
+    writeFileSync(temporary, text)
+    renameSync(temporary, path)
+  } catch (error) {
+    rmSync(temporary, { force: true })
+    throw error
+  }
 }
 
 /** The banner's fork line (no URL on it: the ready line stays the only one with http://). */

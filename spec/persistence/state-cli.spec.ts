@@ -118,6 +118,20 @@ describe('preconf-devnet CLI state flags (--state, --dump-state, --load-state, a
     expect(existsSync(missing), 'nothing written').to.equal(false)
   })
 
+  it('--dump-state of a directory writes its state.json, as Anvil does; of a path whose directory is missing, it is a usage error before the ready line', async () => {
+    const folder = mkdtempSync(join(directory, 'folder-'))
+    const dumper = await startCli([...MANUAL, '--dump-state', folder])
+    await rpc(dumper.url, 'evm_mine')
+    expect((await stop(dumper, 'SIGTERM')).code).to.equal(0)
+    expect(dumpFile(join(folder, 'state.json')).blocks).to.have.length(2)
+
+    const nowhere = join(directory, 'no-such-folder', 'state.json')
+    const cli = spawnCli([...MANUAL, '--dump-state', nowhere])
+    expect((await cli.exited).code).to.equal(2)
+    expect(cli.stderr()).to.include(`--dump-state ${nowhere}: its directory does not exist`)
+    expect(cli.stdout()).to.not.match(READY_LINE)
+  })
+
   it('--state beside --dump-state or --load-state is a usage error (exit 2)', async () => {
     const file = join(directory, 'usage.json')
     for (const other of ['--dump-state', '--load-state']) {

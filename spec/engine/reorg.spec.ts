@@ -8,7 +8,7 @@
 import { expect } from 'chai'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
-import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, answerOrError, type AnvilNode } from '../support/anvil-node.ts'
 
 const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Address
 const DAVE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' as Address
@@ -18,17 +18,6 @@ const CAROL = `0x${'00'.repeat(19)}c0` as Address
 type Request = <T = unknown>(method: string, params?: unknown[]) => Promise<T>
 type Transaction = { from: Hex; to: Hex; value: Hex; nonce: Hex; type: Hex; blockNumber: Hex | null }
 type Block = { number: Hex; hash: Hex; parentHash: Hex; timestamp: Hex; gasUsed: Hex; transactions: Transaction[] }
-
-/** An answer, or the error's code and message (Anvil's come as the node's JSON inside the message). */
-async function answerOf(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await call()
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string }
-    const wrapped = /^anvil \S+: (\{.*\})$/.exec(message)
-    return wrapped === null ? { code, message } : JSON.parse(wrapped[1])
-  }
-}
 
 /** Dave's transfer to Carol with nonce `nonce`, signed by the node (the same bytes on both: same key, chain id and fields). */
 const signedTransfer = (request: Request, nonce: Hex, value: Hex) =>
@@ -48,8 +37,8 @@ async function reorgSteps(request: Request, mined: (hash: Hex) => Promise<void>)
   const raw = await signedTransfer(request, '0x0', '0x7')
   const gapped = await signedTransfer(request, '0x5', '0x9')
   const answers: Record<string, unknown> = {}
-  answers.tooDeep = await answerOf(() => request('anvil_reorg', [9, []]))
-  answers.offsetBeyond = await answerOf(() => request('anvil_reorg', [2, [[{ from: ALICE, to: CAROL, value: '0x1' }, 2]]]))
+  answers.tooDeep = await answerOrError(() => request('anvil_reorg', [9, []]))
+  answers.offsetBeyond = await answerOrError(() => request('anvil_reorg', [2, [[{ from: ALICE, to: CAROL, value: '0x1' }, 2]]]))
   answers.reorg = await request('anvil_reorg', [2, [[{ from: ALICE, to: CAROL, value: '0x5' }, 1], [raw, 0], [{ to: CAROL, value: '0x6' }, 0], [gapped, 1]]])
   answers.head = await request('eth_blockNumber')
   answers.balances = await Promise.all([BOB, CAROL].map((address) => request('eth_getBalance', [address, 'latest'])))
@@ -154,7 +143,7 @@ describe('engine: anvil_reorg', () => {
     await send(chain, BOB)
     const head = await block(chain, 'latest')
     for (const placements of [[['0x12', 0, 1]], [[{ from: ALICE }, -1]], ['0x00'], {}]) {
-      expect(await answerOf(() => chain.request({ method: 'anvil_reorg', params: [1, placements] }))).to.include({ code: -32602 })
+      expect(await answerOrError(() => chain.request({ method: 'anvil_reorg', params: [1, placements] }))).to.include({ code: -32602 })
     }
     expect(await block(chain, 'latest')).to.deep.equal(head)
   })

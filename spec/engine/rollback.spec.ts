@@ -8,7 +8,7 @@
 import { expect } from 'chai'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
-import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, answerOrError, type AnvilNode } from '../support/anvil-node.ts'
 
 const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Address
 const BOB = `0x${'00'.repeat(19)}b0` as Address
@@ -18,17 +18,6 @@ const STORE_ONE = '0x6001600055'
 
 type Request = <T = unknown>(method: string, params?: unknown[]) => Promise<T>
 type Block = { number: Hex; hash: Hex; parentHash: Hex; stateRoot: Hex; transactions: Hex[] }
-
-/** An answer, or the error's code and message (Anvil's come as the node's JSON inside the message). */
-async function answerOf(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return await call()
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string }
-    const wrapped = /^anvil \S+: (\{.*\})$/.exec(message)
-    return wrapped === null ? { code, message } : JSON.parse(wrapped[1])
-  }
-}
 
 /** The steps both nodes take (three transfers, then rollbacks of 1, 0, none, too many and all) and what each answers. */
 async function rollbackSteps(request: Request, mined: (hash: Hex) => Promise<void>): Promise<Record<string, unknown>> {
@@ -50,7 +39,7 @@ async function rollbackSteps(request: Request, mined: (hash: Hex) => Promise<voi
   answers.kept = ((await request<{ blockNumber: Hex }>('eth_getTransactionReceipt', [hashes[1]])) ?? {}).blockNumber
   answers.rollbackNone = [await request('anvil_rollback', [0]), await request('eth_blockNumber')]
   answers.rollbackNull = [await request('anvil_rollback', [null]), await request('eth_blockNumber')]
-  answers.tooDeep = await answerOf(() => request('anvil_rollback', [9]))
+  answers.tooDeep = await answerOrError(() => request('anvil_rollback', [9]))
   answers.toGenesis = [await request('anvil_rollback', [1]), await request('eth_blockNumber'), await request('eth_getBalance', [BOB, 'latest'])]
   return answers
 }
@@ -130,7 +119,7 @@ describe('engine: anvil_rollback', () => {
   it('a pruned chain refuses to go below the oldest state it keeps (Anvil: BlockOutOfRangeError)', async () => {
     const chain = await createChain({ clock: 'manual', mining: 'auto', pruneHistory: 1 })
     for (let i = 0; i < 4; i++) await send(chain, BOB)
-    const error = (await answerOf(() => chain.request({ method: 'anvil_rollback', params: [3] }))) as { code: number; message: string }
+    const error = (await answerOrError(() => chain.request({ method: 'anvil_rollback', params: [3] }))) as { code: number; message: string }
     expect(error).to.deep.equal({ code: -32602, message: 'BlockOutOfRangeError: block height is 4 but requested was 1' })
     expect(await chain.request({ method: 'eth_blockNumber' })).to.equal('0x4')
     await chain.request({ method: 'anvil_rollback', params: [1] })

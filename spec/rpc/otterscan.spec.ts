@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import type { Hex } from 'viem'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
-import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+import { anvilOrSkip, answerOrError, type AnvilNode } from '../support/anvil-node.ts'
 import { sendTraceWorkload, type SentTransaction } from '../support/trace-workload.ts'
 
 const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' as Address
@@ -31,16 +31,7 @@ function comparable(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([key]) => !NODE_SPECIFIC.has(key)).map(([key, field]) => [key, comparable(field)]))
 }
 
-/** An answer or the error's code and message (Anvil's errors come as the node's JSON in the message). */
-async function answerOf(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    return comparable(await call())
-  } catch (error) {
-    const { code, message } = error as { code?: number; message: string }
-    const wrapped = /^anvil \S+: (\{.*\})$/.exec(message)
-    return wrapped === null ? { code, message } : JSON.parse(wrapped[1])
-  }
-}
+const answerOf = (call: () => Promise<unknown>) => answerOrError(call, comparable)
 
 describe('rpc: Otterscan (ots_*)', () => {
   describe('against Anvil 1.7.1 on the same signed transactions', () => {

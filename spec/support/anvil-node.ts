@@ -108,3 +108,17 @@ function anvilAt(url: string, stop: () => void): AnvilNode {
   }
   return { url, stop, request, mined }
 }
+
+/**
+ * An answer (through `comparable`, if given), or the error's code and message, alike from the
+ * devnet and from Anvil, whose errors come as the node's JSON inside the message.
+ */
+export async function answerOrError(call: () => Promise<unknown>, comparable: (answer: unknown) => unknown = (answer) => answer): Promise<unknown> {
+  try {
+    return comparable(await call())
+  } catch (error) {
+    const { code, message } = error as { code?: number; message: string }
+    const wrapped = /^anvil \S+: (\{.*\})$/.exec(message)
+    return wrapped === null ? { code, message } : JSON.parse(wrapped[1]!)
+  }
+}

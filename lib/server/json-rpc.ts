@@ -74,7 +74,7 @@ async function handleMessage(message: unknown, dispatch: Dispatch): Promise<Json
   const isNotification = !('id' in message)
   if (!isNotification && !isId(id)) return errorResponse(null, new InvalidRequestError('id must be a string, a number or null'))
   const replyId = isNotification ? null : (id as JsonRpcId)
-  if (jsonrpc !== undefined && jsonrpc !== '2.0') return errorResponse(replyId, new InvalidRequestError('jsonrpc must be "2.0"'))
+  if (jsonrpc !== '2.0') return errorResponse(replyId, new InvalidRequestError('jsonrpc must be "2.0"'))
   if (typeof method !== 'string') return errorResponse(replyId, new InvalidRequestError('method must be a string'))
   try {
     const result = await dispatch({ method, params })

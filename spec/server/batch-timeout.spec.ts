@@ -32,7 +32,7 @@ describe('batch time budget (geth: -32002 request timed out)', () => {
   after(() => server.close())
 
   it('over HTTP, members not started within the budget get -32002; those run keep their own answers', async () => {
-    const batch = [loopCall(1), loopCall(2), loopCall(3), { jsonrpc: '2.0', method: 'eth_chainId' }, { jsonrpc: '2.0', id: 5, method: 'eth_chainId' }, { id: 6 }]
+    const batch = [loopCall(1), loopCall(2), loopCall(3), { jsonrpc: '2.0', method: 'eth_chainId' }, { jsonrpc: '2.0', id: 5, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 6 }]
     const start = performance.now()
     const response = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })
     const replies = (await response.json()) as Reply[]

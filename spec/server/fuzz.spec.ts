@@ -186,7 +186,7 @@ describe('fuzz: HTTP JSON-RPC (geth envelope rules; no -32603, no state change o
         } else if (shape === 'array') {
           expect(reply.json, `array nested ${depth}`).to.deep.equal([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: expected a JSON-RPC request object' } }])
         } else {
-          expect(reply.json, `object nested ${depth}`).to.deep.equal({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: method must be a string' } })
+          expect(reply.json, `object nested ${depth}`).to.deep.equal({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' } })
         }
       }),
       settings(0x5eed04, 120),

@@ -105,12 +105,14 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       }
     })
 
-    it('rejects a jsonrpc version other than "2.0" with -32600, echoing the id (geth: hasValidVersion)', async () => {
-      expect(await postJson(server.url, { jsonrpc: '1.0', id: 9, method: 'eth_chainId' })).to.deep.equal({
-        jsonrpc: '2.0',
-        id: 9,
-        error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' },
-      })
+    it('rejects a jsonrpc version other than "2.0", or none, with -32600, echoing the id (geth: hasValidVersion; Anvil 1.7.1 and Hardhat refuse both too)', async () => {
+      for (const [body, id] of [[{ jsonrpc: '1.0', id: 9, method: 'eth_chainId' }, 9], [{ id: 10, method: 'eth_chainId', params: [] }, 10]] as const) {
+        expect(await postJson(server.url, body)).to.deep.equal({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' },
+        })
+      }
     })
 
     it('answers an unknown method with -32601 and geth\'s text', async () => {
@@ -164,8 +166,8 @@ describe('HTTP JSON-RPC server (geth envelope rules)', () => {
       expect(responses.slice(0, 6)).to.deep.equal([
         { jsonrpc: '2.0', id: 1, result: CHAIN_ID_HEX },
         { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: expected a JSON-RPC request object' } },
-        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: method must be a string' } },
-        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: method must be a string' } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' } },
         { jsonrpc: '2.0', id: 'b', result: '31337' },
         { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'the method eth_nope does not exist/is not available' } },
       ])

@@ -102,7 +102,7 @@ export function expectResponseObject(value: unknown, label: string): asserts val
 function envelopeError(message: unknown): string | undefined {
   if (!isPlainObject(message)) return 'invalid request: expected a JSON-RPC request object'
   if ('id' in message && !isId(message.id)) return 'invalid request: id must be a string, a number or null'
-  if (message.jsonrpc !== undefined && message.jsonrpc !== '2.0') return 'invalid request: jsonrpc must be "2.0"'
+  if (message.jsonrpc !== '2.0') return 'invalid request: jsonrpc must be "2.0"'
   if (typeof message.method !== 'string') return 'invalid request: method must be a string'
   return undefined
 }

@@ -11,7 +11,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import { emptyRequestsHash } from '../blocks/header.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
-import { keepsBlockHashes, recordParentHash } from '../execution/system-contracts.ts'
+import { keepsBlockHashes, startBlock } from '../execution/system-contracts.ts'
 import type { ResolvedChainOptions } from '../options.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
@@ -235,7 +235,7 @@ export class BlockBuilder {
     const context = this.contextAt(timestamp)
     const parentHash = blocks.head.hash
     const pending = new PendingBlock(context, parentHash, { extraData: this.parts.rules.extraData, requestsHash: emptyRequestsHash(options.hardfork) }, history.latest, this.parts.undoLog)
-    if (keepsBlockHashes(options.hardfork)) pending.edit((state) => recordParentHash(state, context.number, parentHash))
+    if (keepsBlockHashes(options.hardfork)) pending.edit((state) => startBlock(state, options.hardfork, context.number, parentHash))
     return pending
   }
 }

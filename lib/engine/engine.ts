@@ -230,7 +230,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   snapshots.register(() => settings.capture())
   snapshots.register(() => wallet.capture())
 
-  const tracing = new Tracing({ blocks, store, history, builder, lookups, lane })
+  const tracing = new Tracing({ blocks, store, history, builder, lookups, lane, hardfork: options.hardfork })
   const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending), now })
   const rollbackParts = { blocks: store, history, commitment, builder, mining, schedule, now, requeue }
 
@@ -254,7 +254,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     tracing,
     otterscan: new Otterscan({ history, tracing }),
     proofs: new Proofs({ blocks, history, commitment }),
-    simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane }),
+    simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane, hardfork: options.hardfork }),
     upstream: setup.upstream,
     rules,
     faults,

@@ -14,10 +14,11 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import { InvalidParamsError, RPCErrorCode, SimulationError } from '../errors.ts'
 import { toEVMBlock, type BlockContext } from '../execution/block-context.ts'
-import { createUncappedCommon } from '../execution/common.ts'
+import { createUncappedCommon, type Hardfork } from '../execution/common.ts'
 import { CallLane } from '../execution/call-lane.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { DEFAULT_CALL_GAS } from '../execution/run-call.ts'
+import { startBlock } from '../execution/system-contracts.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { applyStateOverrides, overridePrecompiles, type BlockOverrides, type StateOverrides } from '../state/state-overrides.ts'
 import type { Hash } from '../types.ts'
@@ -64,6 +65,8 @@ export interface SimulationParts {
   readonly rules: BlockRules
   /** Where simulations run: the engine's call lane (its own EVMs, time-boxed). */
   readonly lane: CallLane
+  /** The chain's hardfork: which system calls a simulated block opens with. */
+  readonly hardfork: Hardfork
 }
 
 /** A planned block: its number and time decided, its request (empty for the gaps geth fills). */
@@ -140,7 +143,7 @@ export class Simulation {
         const results: SimulatedBlock[] = []
         let parent = base
         for (const block of planned) {
-          const result = await runBlock(block, parent, session, this.parts.rules)
+          const result = await runBlock(block, parent, session, this.parts)
           session.hashes.set(Number(block.number), hexToBytes(result.block.hash))
           results.push(result)
           parent = result.block
@@ -163,7 +166,7 @@ export class Simulation {
 }
 
 /** Runs one planned block on the session's state. */
-async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Session, rules: BlockRules): Promise<SimulatedBlock> {
+async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Session, { rules, hardfork }: SimulationParts): Promise<SimulatedBlock> {
   const { blockOverrides: overrides = {}, stateOverrides, calls } = planned.request
   const { header } = parent
   const context: BlockContext = {
@@ -190,6 +193,8 @@ async function runBlock(planned: PlannedBlock, parent: SealedBlock, session: Ses
     await applyStateOverrides(session.world, stateOverrides)
     restore = overridePrecompiles(session.environment, stateOverrides)
   }
+  // After the state overrides, before the calls, as geth's simulator runs core.PreExecution.
+  startBlock(session.world, hardfork, planned.number, parent.hash)
   try {
     for (const call of calls) await runSimulatedCall(call, run, session)
   } finally {

@@ -2,20 +2,24 @@
  * Transaction and call tracing (`debug_trace*`): geth's struct logger, callTracer and
  * prestateTracer (and its diffMode). A transaction is traced by re-executing its block on throwaway state layers:
  * from the state its block started on (the end of the block before; the head for the
- * pre-confirmed block), the block's earlier transactions are replayed in its context, then the
+ * pre-confirmed block) and the system calls it opened with, the block's earlier transactions are
+ * replayed in its context, then the
  * transaction runs with the tracer attached. A call runs as `eth_call` does, with the tracer
  * attached. Nothing here writes chain state; every trace runs on the call lane (its turn on the
  * serializer, an EVM of its own, geth's time box and its `execution timeout`).
  */
-import type { IncludedTransaction } from '../blocks/block.ts'
+import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
+import { toHex } from '../bytes.ts'
 import { ExecutionFailedError, ResourceNotFoundError } from '../errors.ts'
 import type { BlockContext } from '../execution/block-context.ts'
 import type { CallLane, CallRun } from '../execution/call-lane.ts'
+import type { Hardfork } from '../execution/common.ts'
 import type { CallRequest } from '../execution/run-call.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
+import { startBlock } from '../execution/system-contracts.ts'
 import type { BlockPosition } from '../execution/transaction-outcome.ts'
 import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
 import { prestateDiff, type PrestateDiff } from '../execution/tracers/prestate-diff.ts'
@@ -40,6 +44,8 @@ export interface TracingParts {
   readonly lookups: TransactionLookups
   /** Where the traces run: the engine's call lane (its own EVMs, time-boxed). */
   readonly lane: CallLane
+  /** The chain's hardfork: which system calls a re-executed block opens with. */
+  readonly hardfork: Hardfork
 }
 
 /** Where tracing finds transactions and blocks: the engine's own view, or an endpoint's (the sealed one). */
@@ -70,11 +76,12 @@ export interface TransactionTrace {
   readonly place: { readonly blockNumber: bigint; readonly blockHash: Hash | undefined; readonly index: number }
 }
 
-/** A block as re-execution needs it: its transactions, the state before them and its context (and, once sealed, its hash). */
+/** A block as re-execution needs it: its transactions, the state before it, its context and its parent's hash (and, once sealed, its own). */
 interface ExecutedBlock {
   readonly transactions: readonly IncludedTransaction[]
   readonly parent: StateView
   readonly context: BlockContext
+  readonly parentHash: Hash
   readonly hash: Hash | undefined
 }
 
@@ -128,7 +135,7 @@ export class Tracing {
     return this.parts.lane.run('trace', async (run) => {
       const location = view.lookups.find(hash)
       if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
-      const block = location.status === 'sealed' ? this.sealed(location.block.header.number, location.block.hash, location.block.transactions) : this.pending()
+      const block = location.status === 'sealed' ? this.sealed(location.block) : this.pending()
       const { index } = location.included
       const state = await this.replay(block, index, run)
       // geth's time box is the traced transaction's (traceTx), not the replay's before it.
@@ -145,7 +152,7 @@ export class Tracing {
   traceBlock(selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TransactionTrace[]> {
     return this.parts.lane.run('trace', async (run) => {
       const block = this.blockOf(selector, view)
-      const state = new StateLayer(run.base(block.parent))
+      const state = this.start(block, run)
       const traces: TransactionTrace[] = []
       for (const [index, included] of block.transactions.entries()) {
         run.pacer.renew()
@@ -173,24 +180,32 @@ export class Tracing {
     if (resolved.kind === 'pending') return this.pending()
     const { block } = resolved
     if (block.header.number === 0n) throw new ResourceNotFoundError('genesis is not traceable')
-    return this.sealed(block.header.number, block.hash, block.transactions)
+    return this.sealed(block)
   }
 
-  /** Sealed block `number`: it started on the state at the end of the block before. */
-  private sealed(number: bigint, hash: Hash, transactions: readonly IncludedTransaction[]): ExecutedBlock {
+  /** The state `block`'s first transaction ran on: the state before it, then the system calls it opened with. */
+  private start(block: ExecutedBlock, run: CallRun): StateLayer {
+    const state = new StateLayer(run.base(block.parent))
+    startBlock(state, this.parts.hardfork, block.context.number, block.parentHash)
+    return state
+  }
+
+  /** A sealed block: it started on the state at the end of the block before. */
+  private sealed(block: SealedBlock): ExecutedBlock {
+    const { header, hash, transactions } = block
     const { context } = this.parts.blocks.resolve({ hash })
-    return { transactions, parent: this.parts.history.at(Number(number) - 1), context, hash }
+    return { transactions, parent: this.parts.history.at(Number(header.number) - 1), context, parentHash: toHex(header.parentHash) as Hash, hash }
   }
 
   /** The pre-confirmed block as it stands (a trace may outlast the next tick): it builds on the head. */
   private pending(): ExecutedBlock {
-    const { view } = this.parts.builder.pending
-    return { transactions: [...view.transactions], parent: this.parts.history.latest, context: view.context, hash: undefined }
+    const { view, parentHash } = this.parts.builder.pending
+    return { transactions: [...view.transactions], parent: this.parts.history.latest, context: view.context, parentHash, hash: undefined }
   }
 
   /** The state after the block's first `count` transactions, replayed on a throwaway layer. */
   private async replay(block: ExecutedBlock, count: number, run: CallRun): Promise<StateLayer> {
-    const state = new StateLayer(run.base(block.parent))
+    const state = this.start(block, run)
     for (const included of block.transactions.slice(0, count)) {
       const scratch = new StateLayer(state)
       await this.rerun(() => runTransaction(included.transaction, scratch, block.context, positionOf(included.receipt), run.environment), included)

@@ -36,7 +36,12 @@ export function systemContracts(hardfork: Hardfork): GenesisAccount[] {
   return accounts
 }
 
-/** EIP-2935's system call for block `number`: its parent's hash into the ring of the history contract. */
-export function recordParentHash(state: StateLayer, number: bigint, parentHash: Hash): void {
-  state.putStorage(HISTORY_STORAGE, (number - 1n) % HISTORY_SERVE_WINDOW, BigInt(parentHash))
+/**
+ * The system calls block `number` opens with under `hardfork`, before its first transaction
+ * (geth's core.PreExecution): from Prague, EIP-2935's, its parent's hash into the ring of the
+ * history contract. Building a block makes them, and so does re-executing one (a trace, a
+ * simulated block), as geth's tracers and simulator do.
+ */
+export function startBlock(state: StateLayer, hardfork: Hardfork, number: bigint, parentHash: Hash): void {
+  if (keepsBlockHashes(hardfork)) state.putStorage(HISTORY_STORAGE, (number - 1n) % HISTORY_SERVE_WINDOW, BigInt(parentHash))
 }

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { expect } from 'chai'
-import { decodeFunctionResult, encodeErrorResult, encodeFunctionData, getContractAddress, pad, parseEther, type Hex } from 'viem'
+import { decodeFunctionResult, encodeErrorResult, encodeFunctionData, getContractAddress, pad, parseEther, toHex, type Hex } from 'viem'
 import { createEngine } from '../../lib/engine/engine.ts'
 import type { ChainEmitter } from '../../lib/engine/events.ts'
 import { runCall } from '../../lib/execution/run-call.ts'
@@ -240,6 +240,13 @@ describe('eth_simulateV1', () => {
     await expectError({ blockStateCalls: [{ blockOverrides: { beaconRoot: pad('0x1') } }] }, -32000, 'block override "beaconRoot" is not supported for this RPC method')
     await expectError({ blockStateCalls: [{ stateOverrides: { [carol]: { nonce: '0x10000000000000000' } } }] }, -32602, `invalid argument 0 (payload).blockStateCalls[0].stateOverrides[${carol}].nonce: hex number > 64 bits`)
     await expectError({ blockStateCalls: [{ calls: [{ to: 'nowhere' }] }] }, -32602, 'invalid argument 0 (payload).blockStateCalls[0].calls[0].to: expected a 20-byte hex address, got "nowhere"')
+  })
+
+  it("a simulated block opens with EIP-2935's system call: the history contract answers its parent's hash (geth's simulator runs core.PreExecution)", async () => {
+    const history = '0x0000f90827f1c53a10cb7a02335b175320002935'
+    const [first, second] = await simulate({ blockStateCalls: [{ calls: [{ to: history, data: pad(head.number) }] }, { calls: [{ to: history, data: pad(toHex(BigInt(head.number) + 1n)) }] }] })
+    expect(first.calls[0]).to.include({ status: '0x1', returnData: head.hash })
+    expect(second.calls[0]).to.include({ status: '0x1', returnData: first.hash })
   })
 
   it("'pending' simulates after the pre-confirmed block, on its state", async () => {

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events'
 import type { EVM } from '@ethereumjs/evm'
 import { expect } from 'chai'
-import { fromRlp, getContractAddress, keccak256, toHex, type Hex } from 'viem'
+import { fromRlp, getContractAddress, keccak256, pad, toHex, type Hex } from 'viem'
 import { createEngine } from '../../lib/engine/engine.ts'
 import type { ChainEmitter } from '../../lib/engine/events.ts'
 import { createChain, RPCError, type Chain } from '../../lib/index.ts'
@@ -345,6 +345,21 @@ describe('debug tracing', () => {
         const error = await rejection(rpc(chain, method, params), RPCError)
         expect([error.code, error.message], method).to.deep.equal([-32000, message])
       }
+    })
+
+    it("a transaction that reads EIP-2935's history is traced as it ran: the replay opens its block with the system call (geth's stateAtTransaction runs core.PreExecution)", async () => {
+      const history = '0x0000f90827f1c53a10cb7a02335b175320002935'
+      const head = (await rpc<RpcBlock>(chain, 'eth_getBlockByNumber', ['latest', false]))
+      // A transaction of the next block asks the history contract for the head's hash.
+      const nonce = Number(await chain.request({ method: 'eth_getTransactionCount', params: [alice.address, 'pending'] }))
+      const read = await chain.sendRawTransaction(await alice.sign({ to: history, data: pad(head.number as Hex), gas: 100_000n, nonce }))
+      await chain.clock.advance(2000)
+      const receipt = await receiptOf(chain, read)
+      expect([receipt?.status, receipt?.blockNumber]).to.deep.equal(['0x1', toHex(BigInt(head.number) + 1n)])
+      const frame = await rpc<Frame>(chain, 'debug_traceTransaction', [read, { tracer: 'callTracer' }])
+      expect(frame.output).to.equal(head.hash)
+      const inBlock = await rpc<{ txHash: Hex; result: Frame }[]>(chain, 'debug_traceBlockByNumber', [receipt?.blockNumber, { tracer: 'callTracer' }])
+      expect(inBlock.find((trace) => trace.txHash === read)?.result.output).to.equal(head.hash)
     })
 
     it('bad options are -32602 naming the argument: an unknown tracer, a non-boolean switch, a non-object config, overrides debug_traceCall does not take', async () => {

@@ -252,16 +252,27 @@ export class BlockNotFoundError extends RPCError {
   }
 }
 
-/** Code 4 (EIP-7966): the transaction was accepted but not pre-confirmed in time; `data` is its hash. */
+/**
+ * Code 4 (EIP-7966): the transaction was accepted but not pre-confirmed in time, with the text
+ * of Base's node (reth's TransactionConfirmationTimeout); `data` is its hash, as geth gives it.
+ */
 export class TransactionTimeoutError extends RPCError {
   override name = 'TransactionTimeoutError'
   constructor(hash: `0x${string}`, timeoutMs: number) {
     super(
       RPCErrorCode.transactionTimeout,
-      `The transaction was added to the mempool but wasn't processed in ${timeoutMs}ms.`,
+      `Transaction ${hash} was added to the mempool but wasn't confirmed within ${rustDuration(timeoutMs)}.`,
       { data: hash },
     )
   }
+}
+
+/** Whole milliseconds as Rust's `Duration` debug-prints them: `0ns`, `300ms`, `1s`, `2.5s`, `1.234s`. */
+function rustDuration(ms: number): string {
+  if (ms === 0) return '0ns'
+  if (ms < 1000) return `${ms}ms`
+  const fraction = String(ms % 1000).padStart(3, '0').replace(/0+$/, '')
+  return `${Math.floor(ms / 1000)}${fraction === '' ? '' : `.${fraction}`}s`
 }
 
 /** `eth_simulateV1`: a call or block that could not be simulated, with geth's code and text. */

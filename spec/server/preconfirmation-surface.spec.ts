@@ -326,7 +326,7 @@ describe('server: the pre-confirmation surface', function () {
       expect(response.result).to.equal(undefined)
       expect(response.error).to.deep.equal({
         code: 4,
-        message: "The transaction was added to the mempool but wasn't processed in 1000ms.",
+        message: `Transaction ${keccak256(raw)} was added to the mempool but wasn't confirmed within 1s.`,
         data: keccak256(raw),
       })
       expect(await client.request('service_transactionStatus', [keccak256(raw)]), 'it stays in the mempool').to.deep.equal({ status: 'Known' })
@@ -347,7 +347,7 @@ describe('server: the pre-confirmation surface', function () {
       await client.request('preconf_advanceClock', [200])
       expect((await answer).error).to.deep.equal({
         code: 4,
-        message: "The transaction was added to the mempool but wasn't processed in 6000ms.",
+        message: `Transaction ${keccak256(raw)} was added to the mempool but wasn't confirmed within 6s.`,
         data: keccak256(raw),
       })
     })

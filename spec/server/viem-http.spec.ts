@@ -304,7 +304,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
       expect(node.chain.blockNumber(), 'all within one block').to.equal(sealed)
     })
 
-    it('sendRawTransactionSync of a tx held behind a nonce gap fails after its timeout: code 4, EIP-7966 message, data = the tx hash', async () => {
+    it('sendRawTransactionSync of a tx held behind a nonce gap fails after its timeout: code 4, the message Base nodes (reth) send, data = the tx hash', async () => {
       const client = preconfClient()
       const account = privateKeyToAccount(node.chain.accounts[6].privateKey)
       const serializedTransaction = await account.signTransaction({
@@ -320,7 +320,7 @@ describe('viem over HTTP and WebSocket (startServer, realtime clock: 100 ms tick
       const error = await viemRejection(client.sendRawTransactionSync({ serializedTransaction, timeout: 300 }))
       const rpc = nodeError(error)
       expect(rpc.code).to.equal(4)
-      expect(rpc.details).to.equal("The transaction was added to the mempool but wasn't processed in 300ms.")
+      expect(rpc.details).to.equal(`Transaction ${keccak256(serializedTransaction)} was added to the mempool but wasn't confirmed within 300ms.`)
       expect(rpc.data).to.equal(keccak256(serializedTransaction))
     })
 

@@ -7,7 +7,7 @@ import { toHex } from '../bytes.ts'
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockResolver } from '../engine/block-resolver.ts'
 import type { UpstreamChain } from '../engine/upstream-chain.ts'
-import { ResourceNotFoundError, ExecutionFailedError, UpstreamError } from '../errors.ts'
+import { InvalidParamsError, ResourceNotFoundError, UpstreamError } from '../errors.ts'
 import { toQuantity } from './hex.ts'
 import { formatLog, pendingRef, sealedRef, type BlockRef } from './format-transaction.ts'
 import { bloomMayMatch, matchesLog, type LogFilter, type LogQuery } from './log-filter.ts'
@@ -57,8 +57,11 @@ export function getLogs(blocks: BlockResolver, query: LogQuery): unknown[] {
   }
   const from = blocks.numberOf(query.fromBlock)
   const to = blocks.numberOf(query.toBlock)
-  if (from > to) throw new ExecutionFailedError('invalid block range params')
+  // geth's filter rules (eth/filters): -32602 for a reversed range and for one wholly past the
+  // blocks there are (Anvil refuses the latter too); one that runs past them ends at the last.
+  if (from > to) throw new InvalidParamsError('invalid block range params')
   const head = blocks.headNumber
+  if (from > (blocks.servesPending ? head + 1n : head)) throw new InvalidParamsError('block range extends beyond current head block')
   for (let number = from > blocks.firstLocalNumber ? from : blocks.firstLocalNumber; number <= to && number <= head; number++) {
     const block = blocks.byNumber(number)!
     if (block.transactions.length > 0 && bloomMayMatch(query, block.header.logsBloom)) {

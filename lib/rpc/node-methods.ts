@@ -5,7 +5,6 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
-import type { BlockSelector } from '../engine/block-resolver.ts'
 import type { Engine } from '../engine/engine.ts'
 import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
 import { feeHistory } from './fee-history.ts'
@@ -31,16 +30,6 @@ function parsePercentiles(value: unknown, name: string): number[] {
     if (typeof entry !== 'number' || !Number.isFinite(entry)) throw invalidArgument(`${name}[${i}]`, `expected a number, got ${describeValue(entry)}`)
     return entry
   })
-}
-
-/** The largest block number geth's rpc.BlockNumber (an int64) holds. */
-const MAX_INT64 = (1n << 63n) - 1n
-
-/** `eth_feeHistory`'s newest block: a tag, or a number that fits geth's int64 block numbers. */
-function parseNewestBlock(value: unknown, name: string): BlockSelector {
-  const selector = parseBlockTag(value, name)
-  if ('number' in selector && selector.number > MAX_INT64) throw invalidArgument(name, 'block number larger than int64')
-  return selector
 }
 
 /**
@@ -137,7 +126,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_maxPriorityFeePerGas: method([], () => toQuantity(SUGGESTED_PRIORITY_FEE)),
   eth_blobBaseFee: method([], () => toQuantity(BLOB_BASE_FEE)),
   eth_feeHistory: method(
-    [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseNewestBlock), optional('2 (reward percentiles)', parsePercentiles, () => [])],
+    [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseBlockTag), optional('2 (reward percentiles)', parsePercentiles, () => [])],
     ({ engine, view }, count, newest, percentiles) => feeHistory(view.blocks, engine.rules.blocks, count, newest, percentiles),
   ),
 }

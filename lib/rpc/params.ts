@@ -27,6 +27,9 @@ export function parseQuantityLike(value: unknown, name: string): bigint {
 /** The largest uint64: a header's timestamp and gas limit are uint64s. */
 const UINT64_MAX = 2n ** 64n - 1n
 
+/** The largest int64: geth holds a block number in one (rpc.BlockNumber). */
+const MAX_INT64 = 2n ** 63n - 1n
+
 /** A block timestamp, below the largest uint64 as Anvil takes one (-32602 `The timestamp is too big`). */
 export function parseTimestamp(value: unknown, name: string): bigint {
   const timestamp = parseQuantityLike(value, name)
@@ -53,13 +56,20 @@ export function parseBlockTag(value: unknown, name: string): BlockSelector {
       throw invalidArgument(name, 'a block object takes blockHash or blockNumber, not both')
     }
     if (object.blockHash !== undefined) return { hash: parseHash(object.blockHash, name) }
-    if (object.blockNumber !== undefined) return { number: parseQuantityLike(object.blockNumber, `${name}.blockNumber`) }
+    if (object.blockNumber !== undefined) return { number: parseBlockNumber(object.blockNumber, `${name}.blockNumber`) }
     throw invalidArgument(name, 'a block object needs blockHash or blockNumber')
   }
   if (typeof value === 'string' && !value.startsWith('0x')) {
     throw invalidArgument(name, `expected a block number or one of latest, pending, safe, finalized, earliest, got "${value.slice(0, 40)}"`)
   }
-  return { number: parseQuantityLike(value, name) }
+  return { number: parseBlockNumber(value, name) }
+}
+
+/** A block number, which geth holds in an int64: larger ones are refused with geth's texts. */
+function parseBlockNumber(value: unknown, name: string): bigint {
+  const number = parseQuantityLike(value, name)
+  if (number > MAX_INT64) throw invalidArgument(name, number >> 64n === 0n ? 'block number larger than int64' : 'hex number > 64 bits')
+  return number
 }
 
 function optional<T>(object: Record<string, unknown>, key: string, name: string, parse: (value: unknown, name: string) => T): T | undefined {

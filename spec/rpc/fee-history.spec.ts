@@ -54,9 +54,11 @@ describe('eth_feeHistory', () => {
   it("a newest block beyond the head is geth's -32000 'request beyond head block: requested N, head H'", async () => {
     const error = await rejection(history(chain, ['0x1', '0x10', []]))
     expect([error.code, error.message]).to.deep.equal([-32000, 'request beyond head block: requested 16, head 3'])
-    // Past geth's int64 block numbers (a hash given as a number, say) it is a bad parameter, as geth refuses it.
+    // Past geth's int64 block numbers (a hash given as a number, say) it is a bad parameter, with geth's texts (rpc.BlockNumber, hexutil).
     const huge = await rejection(history(chain, ['0x1', `0x${'ab'.repeat(32)}`, []]))
-    expect([huge.code, huge.message]).to.deep.equal([-32602, 'invalid argument 1 (newest block): block number larger than int64'])
+    expect([huge.code, huge.message]).to.deep.equal([-32602, 'invalid argument 1 (newest block): hex number > 64 bits'])
+    const pastInt64 = await rejection(history(chain, ['0x1', '0x8000000000000000', []]))
+    expect([pastInt64.code, pastInt64.message]).to.deep.equal([-32602, 'invalid argument 1 (newest block): block number larger than int64'])
   })
 
   it("percentiles out of range or order are geth's -32000 'invalid reward percentile: …' (Go's %f); a percentile that is no number is -32602", async () => {

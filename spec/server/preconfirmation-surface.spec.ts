@@ -465,20 +465,22 @@ describe('server: the pre-confirmation surface', function () {
       expect(await logs({ ...range, topics: [null, null, null, topicOf(bob.address)] }), 'no log has a 4th topic').to.deep.equal([])
     })
 
-    it('rejects fromBlock > toBlock with -32000 invalid block range params (geth)', async function () {
+    it('rejects fromBlock > toBlock with -32602 invalid block range params (geth, eth/filters)', async function () {
       for (const range of [
         { fromBlock: '0x3', toBlock: '0x2' },
         { fromBlock: 'pending', toBlock: 'latest' },
         { fromBlock: '0x5', toBlock: 'pending' },
       ]) {
         const response = await httpResponse(server.url, 'eth_getLogs', [range])
-        expect(response.error, JSON.stringify(range)).to.deep.equal({ code: -32000, message: 'invalid block range params' })
+        expect(response.error, JSON.stringify(range)).to.deep.equal({ code: -32602, message: 'invalid block range params' })
       }
     })
 
-    it('a numeric range past the pending block holds none of its logs (they belong to block head+1)', async function () {
-      // The pre-confirmed logs are in block 4; a range 5..6 cannot contain them.
-      expect(await logs({ fromBlock: '0x5', toBlock: '0x6' })).to.deep.equal([])
+    it('a range that starts past the pending block is -32602, as geth and Anvil refuse one past their head; one that ends past it stops there', async function () {
+      // The pre-confirmed logs are in block 4 (the head is 3).
+      const response = await httpResponse(server.url, 'eth_getLogs', [{ fromBlock: '0x5', toBlock: '0x6' }])
+      expect(response.error).to.deep.equal({ code: -32602, message: 'block range extends beyond current head block' })
+      expect(await logs({ fromBlock: '0x4', toBlock: '0x9' })).to.deep.equal(await logs({ fromBlock: '0x4', toBlock: 'pending' })).and.not.be.empty
     })
   })
 })

@@ -47,8 +47,9 @@ export async function estimateGas(context: EstimateContext, probe: GasProbe): Pr
 
   const plainTransfer = (request.data === undefined || request.data.length === 0) && (request.authorizationList?.length ?? 0) === 0
   if (request.to !== undefined && plainTransfer && !context.recipientHasCode) {
-    const outcome = await probe(PLAIN_TRANSFER_GAS)
-    if (outcome.error === undefined) return PLAIN_TRANSFER_GAS
+    // geth tries 21000 and goes on to the search whatever stops it: an access list, say, costs more.
+    const outcome = await probe(PLAIN_TRANSFER_GAS).catch(() => undefined)
+    if (outcome !== undefined && outcome.error === undefined) return PLAIN_TRANSFER_GAS
   }
 
   const atCap = await probe(hi)

@@ -172,6 +172,13 @@ describe('eth_estimateGas', () => {
     expect(await chain.request({ method: 'eth_estimateGas', params })).to.equal('0x5208')
   })
 
+  it("a plain transfer with an access list is estimated past 21000 (geth tries 21000, then searches): 25,300 gas for one address and one slot, within geth's 1.5%", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const accessList = [{ address: carol, storageKeys: [`0x${'00'.repeat(31)}01`] }]
+    const estimate = BigInt((await chain.request({ method: 'eth_estimateGas', params: [{ from: chain.accounts[0].address, to: carol, value: '0x1', accessList }] })) as string)
+    expect(Number(estimate)).to.be.within(25_300, 25_300 * 1.015)
+  })
+
   it('a token transfer estimate is enough: a transaction with exactly that gas succeeds', async () => {
     const chain = await createChain({ clock: 'manual' })
     const alice = signer(chain, 0)

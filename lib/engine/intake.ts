@@ -11,7 +11,7 @@ import type { BlockBuilder } from '../builder/builder.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidParamsError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
-import type { CallRequest } from '../execution/run-call.ts'
+import { checkChainId, type CallRequest } from '../execution/run-call.ts'
 import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
@@ -143,6 +143,7 @@ export class TransactionIntake {
 
   /** Estimates the gas (if not given) at `at`, then decides nonce and fees and hands the fields to `use`, in one serialized step. */
   private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>, at: BlockSelector = TAG.pending): Promise<T> {
+    checkChainId(request, this.parts.environment.chainId.value)
     const gas = request.gas ?? (await this.parts.calls.estimateGas(request, at))
     return this.parts.serialize(async () => use(await this.fields(request, from, gas)))
   }

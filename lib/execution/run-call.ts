@@ -4,6 +4,7 @@
  * gas charged, base fee not enforced).
  */
 import type { EVMError } from '@ethereumjs/evm'
+import { toChecksumAddress } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { ExecutionFailedError, ExecutionRevertedError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountFields } from '../state/account.ts'
@@ -38,6 +39,10 @@ export interface CallRequest {
   readonly accessList?: AccessList
   /** EIP-7702 authorizations, applied before the call as a type-4 transaction applies them. */
   readonly authorizationList?: readonly Authorization[]
+  /** The chain the request is meant for: another chain's is refused (geth). */
+  readonly chainId?: bigint
+  /** EIP-4844 blob hashes: what BLOBHASH sees in a call (a transaction with them is refused). */
+  readonly blobVersionedHashes?: readonly Hex[]
 }
 
 /** How a call ended. */
@@ -112,7 +117,24 @@ export function callGasPrice(request: CallRequest, block: BlockContext): bigint 
   return capped < request.maxFeePerGas ? capped : request.maxFeePerGas
 }
 
-/** Runs `request` on a throwaway layer over `view`, in `block`; state is never changed. */
+/** geth's check of a request's `chainId` (TransactionArgs' CallDefaults and setDefaults): -32000 when it names another chain. */
+export function checkChainId(request: CallRequest, chainId: bigint): void {
+  if (request.chainId !== undefined && request.chainId !== chainId) throw new ExecutionFailedError(`chainId does not match node's (have=${request.chainId}, want=${chainId})`)
+}
+
+/** geth's checks of a call's blob hashes (state transition preCheck): a call to an address, each hash of version 0x01. */
+function checkBlobHashes({ blobVersionedHashes: hashes, to }: CallRequest): void {
+  if (hashes === undefined) return
+  if (to === undefined) throw new ExecutionFailedError('blob transaction of type create')
+  if (hashes.length === 0) throw new ExecutionFailedError('blob transaction missing blob hashes')
+  const invalid = hashes.findIndex((hash) => !hash.startsWith('0x01'))
+  if (invalid >= 0) throw new ExecutionFailedError(`blob ${invalid} has invalid hash version`)
+}
+
+/**
+ * Runs `request` on a throwaway layer over `view`, in `block`; state is never changed. Refused
+ * first as geth refuses a call: another chain's id, a tip above the fee cap.
+ */
 export async function runCall(
   request: CallRequest,
   view: StateView,
@@ -122,6 +144,12 @@ export async function runCall(
 ): Promise<CallOutcome> {
   const { evm } = environment
   const from = request.from ?? ZERO_ADDRESS
+  checkChainId(request, environment.chainId.value)
+  const { maxFeePerGas, maxPriorityFeePerGas } = request
+  if (maxFeePerGas !== undefined && maxPriorityFeePerGas !== undefined && maxPriorityFeePerGas > maxFeePerGas) {
+    throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap, `address ${toChecksumAddress(from)}, maxPriorityFeePerGas: ${maxPriorityFeePerGas}, maxFeePerGas: ${maxFeePerGas}`)
+  }
+  checkBlobHashes(request)
   // geth caps a call's gas at RPCGasCap (its default is the cap itself).
   const gas = request.gas === undefined || request.gas > DEFAULT_CALL_GAS ? DEFAULT_CALL_GAS : request.gas
   const value = request.value ?? 0n
@@ -133,7 +161,7 @@ export async function runCall(
   const balance = sender?.balance ?? 0n
   const want = gas * price + value
   if (balance < want) {
-    throw new TransactionRejectedError(TransactionRejection.insufficientFunds, `address ${from} have ${balance} want ${want}`)
+    throw new TransactionRejectedError(TransactionRejection.insufficientFunds, `address ${toChecksumAddress(from)} have ${balance} want ${want}`)
   }
   const { intrinsic, floor } = intrinsicGas(request, environment)
   const needed = intrinsic > floor ? intrinsic : floor
@@ -157,6 +185,7 @@ export async function runCall(
     to: request.to === undefined ? undefined : evmAddress(request.to),
     value,
     data: request.data,
+    blobVersionedHashes: request.blobVersionedHashes as Hex[] | undefined,
     skipNonceIncrement: true,
   })
   evm.journal.cleanJournal()

@@ -91,6 +91,11 @@ function parseAccessList(value: unknown, name: string): CallRequest['accessList'
   })
 }
 
+function parseBlobHashes(value: unknown, name: string): Hex[] {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of blob hashes')
+  return value.map((hash, i) => parseHash(hash, `${name}[${i}]`))
+}
+
 /** One signed EIP-7702 authorization: `{ chainId, address, nonce, yParity (or v), r, s }`. */
 function parseAuthorization(value: unknown, name: string): Authorization {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgument(name, 'expected an authorization object')
@@ -130,6 +135,8 @@ export function parseCallRequest(value: unknown, name: string): TransactionReque
     data: input ?? data,
     accessList: optional(object, 'accessList', name, parseAccessList),
     authorizationList: optional(object, 'authorizationList', name, parseAuthorizationList),
+    chainId: optional(object, 'chainId', name, parseQuantityLike),
+    blobVersionedHashes: optional(object, 'blobVersionedHashes', name, parseBlobHashes),
     // An OP-stack deposit's fields (eth_sendTransaction, as Anvil's optimism mode takes them).
     sourceHash: optional(object, 'sourceHash', name, (raw, field) => hexToBytes(parseHash(raw, field))),
     mint: optional(object, 'mint', name, parseQuantityLike),

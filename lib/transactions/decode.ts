@@ -20,7 +20,7 @@ import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { addressKey, evmAddress } from '../state/evm-address.ts'
 import type { Address, Hash, Hex } from '../types.ts'
 import { decodePlainTransaction } from './decode-plain.ts'
-import type { Authorization, UserTransaction } from './transaction.ts'
+import { BLOB_TRANSACTIONS_UNSUPPORTED, type Authorization, type UserTransaction } from './transaction.ts'
 
 /** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
 const MAX_TRANSACTION_SIZE = 131072
@@ -134,7 +134,7 @@ export function decodeTransaction(raw: Uint8Array, hash: Hash, common: Common, c
     reject(TransactionRejection.oversizedData, `transaction size ${raw.length}, limit ${MAX_TRANSACTION_SIZE}`)
   }
   const type = envelopeType(raw)
-  if (type === 3) reject(TransactionRejection.typeNotSupported, 'blob transactions (type 3) are not supported by preconf-devnet')
+  if (type === 3) reject(TransactionRejection.typeNotSupported, BLOB_TRANSACTIONS_UNSUPPORTED)
   if (type !== 0 && constructors[type] === undefined) reject(TransactionRejection.typeNotSupported, `received type ${type}`)
   const plain = decodePlainTransaction(raw, hash, type, common)
   if (plain !== undefined) return plain

@@ -6,8 +6,9 @@
 import type { Common } from '@ethereumjs/common'
 import { createAccessList2930Tx, createEOACode7702Tx, createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
+import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { Address, Hex } from '../types.ts'
-import type { AccessList, Authorization } from './transaction.ts'
+import { BLOB_TRANSACTIONS_UNSUPPORTED, type AccessList, type Authorization } from './transaction.ts'
 
 /** The EIP-2718 types the wallet builds: legacy, access list, EIP-1559, EIP-7702. */
 export type WalletTransactionType = 0 | 1 | 2 | 4
@@ -19,13 +20,16 @@ export interface TypedFields {
   readonly maxPriorityFeePerGas?: bigint
   readonly accessList?: AccessList
   readonly authorizationList?: readonly Authorization[]
+  readonly blobVersionedHashes?: readonly unknown[]
 }
 
 /**
  * The type a request becomes, as geth and viem infer it: 4 with an `authorizationList`, 2 with
- * EIP-1559 fees, 1 with `gasPrice` and an `accessList`, 0 with `gasPrice` alone, else 2.
+ * EIP-1559 fees, 1 with `gasPrice` and an `accessList`, 0 with `gasPrice` alone, else 2. One
+ * with blob hashes would be 3, which the devnet refuses as it refuses a signed one.
  */
 export function inferredType(request: TypedFields): WalletTransactionType {
+  if (request.blobVersionedHashes !== undefined) throw new TransactionRejectedError(TransactionRejection.typeNotSupported, BLOB_TRANSACTIONS_UNSUPPORTED)
   if (request.authorizationList !== undefined) return 4
   if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return 2
   if (request.gasPrice !== undefined) return request.accessList !== undefined ? 1 : 0

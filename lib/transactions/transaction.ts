@@ -8,6 +8,9 @@
 import type { EOACode7702AuthorizationListBytesItem, Address as EVMAddress } from '@ethereumjs/util'
 import type { Address, Hash, Hex } from '../types.ts'
 
+/** Why a blob transaction (type 3), signed or requested, is refused (`transaction type not supported: …`). */
+export const BLOB_TRANSACTIONS_UNSUPPORTED = 'blob transactions (type 3) are not supported by preconf-devnet'
+
 /** An EIP-2930 access list: addresses and their storage keys, as 0x-prefixed hex. */
 export type AccessList = ReadonlyArray<{ readonly address: Address; readonly storageKeys: readonly Hex[] }>
 

@@ -165,6 +165,30 @@ describe('eth_call', () => {
   })
 })
 
+describe('eth_call: what geth refuses before running, and blob hashes', () => {
+  it("a tip above the fee cap is geth's -32000 'max priority fee per gas higher than max fee per gas: …', for eth_call and eth_estimateGas alike", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const from = chain.accounts[0].address
+    for (const method of ['eth_call', 'eth_estimateGas']) {
+      const error = await rejection(chain.request({ method, params: [{ from, to: carol, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }] }), RPCError)
+      expect([error.code, error.message], method).to.deep.equal([-32000, `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: 2, maxFeePerGas: 1`])
+    }
+  })
+
+  it("BLOBHASH sees a call's blobVersionedHashes (geth); a creation with them, or a hash not of version 0x01, is refused with geth's texts", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const reader = `0x${'00'.repeat(19)}b1` as Address
+    // PUSH1 1 BLOBHASH PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN: the second blob hash.
+    const overrides = { [reader]: { code: '0x60014960005260206000f3' } }
+    const hashes = [`0x01${'aa'.repeat(31)}`, `0x01${'bb'.repeat(31)}`]
+    expect(await chain.request({ method: 'eth_call', params: [{ to: reader, blobVersionedHashes: hashes }, 'latest', overrides] })).to.equal(hashes[1])
+    expect(await chain.request({ method: 'eth_call', params: [{ to: reader }, 'latest', overrides] })).to.equal(`0x${'00'.repeat(32)}`)
+    const refusal = async (request: Record<string, unknown>) => (await rejection(chain.request({ method: 'eth_call', params: [request, 'latest'] }), RPCError)).message
+    expect(await refusal({ data: '0x00', blobVersionedHashes: hashes })).to.equal('blob transaction of type create')
+    expect(await refusal({ to: reader, blobVersionedHashes: [hashes[0], `0x02${'cc'.repeat(31)}`] })).to.equal('blob 1 has invalid hash version')
+  })
+})
+
 describe('eth_estimateGas', () => {
   it('a plain transfer estimates 21000 (0x5208)', async () => {
     const chain = await createChain({ clock: 'manual' })

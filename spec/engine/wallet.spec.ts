@@ -304,6 +304,19 @@ describe('wallet: signing with the dev accounts (Anvil 1.7.1 and geth as the jud
     expect(await failure(chain, 'personal_sign', '0x00', stranger)).to.include({ code: -32000, message: 'unknown account' })
   })
 
+  it("a request for another chain is geth's -32000 'chainId does not match node's (have=1, want=31337)'; one with blob hashes is refused as a blob transaction is; neither leaves a trace", async () => {
+    const from = chain.accounts[0].address
+    for (const method of ['eth_sendTransaction', 'eth_signTransaction', 'eth_fillTransaction', 'eth_call', 'eth_estimateGas']) {
+      expect(await failure(chain, method, { from, to: recipient, value: '0x1', chainId: '0x1' }), method).to.deep.include({ code: -32000, message: "chainId does not match node's (have=1, want=31337)" })
+    }
+    const blob = { from, to: recipient, maxFeePerBlobGas: '0x1', blobVersionedHashes: [`0x01${'00'.repeat(31)}`] }
+    for (const method of ['eth_sendTransaction', 'eth_signTransaction']) {
+      expect(await failure(chain, method, blob), method).to.deep.include({ code: -32000, message: 'transaction type not supported: blob transactions (type 3) are not supported by preconf-devnet' })
+    }
+    expect(await send(chain, 'eth_getTransactionCount', from, 'pending')).to.equal('0x0')
+    expect(await send(chain, 'eth_sendTransaction', { from, to: recipient, value: '0x1', chainId: '0x7a69' })).to.match(/^0x[0-9a-f]{64}$/)
+  })
+
   it('geth’s -32000 "unknown account" for keyless signers, -32602 naming the argument for bad inputs', async () => {
     const address = chain.accounts[0].address
     const mail = (contents: unknown, type = 'uint8') => ({ types: { Mail: [{ name: 'contents', type }] }, primaryType: 'Mail', domain: {}, message: { contents } })

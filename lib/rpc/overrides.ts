@@ -1,7 +1,7 @@
 /**
  * Parsers for geth's call overrides: state overrides `{ [address]: { balance, nonce, code,
  * state, stateDiff, movePrecompileToAddress } }` and block overrides `{ number, time, gasLimit,
- * feeRecipient, prevRandao, baseFeePerGas, blobBaseFee }`, as `eth_call`, `eth_estimateGas` and
+ * feeRecipient, prevRandao, baseFeePerGas, blobBaseFee }` (or alloy's names for four of them), as `eth_call`, `eth_estimateGas` and
  * `eth_simulateV1` take them. Unknown fields are ignored and null reads as absent, as geth's
  * JSON decoding does.
  */
@@ -70,6 +70,14 @@ export function parseStateOverrides(value: unknown, name: string): StateOverride
   return overrides
 }
 
+/**
+ * The key a block override is given under: geth's name, or the one alloy's BlockOverrides
+ * serializes (what cast, forge and Anvil send and take: `coinbase`, `random`, `baseFee`, `timestamp`).
+ */
+function aliased(object: JSONObject, geth: string, alloy: string): string {
+  return object[geth] == null && object[alloy] != null ? alloy : geth
+}
+
 /** Block overrides (eth_call's fourth parameter); `difficulty` is accepted and ignored after the merge, as in geth. */
 export function parseBlockOverrides(value: unknown, name: string): BlockOverrides {
   const object = parseObject(value, name, 'a block overrides object')
@@ -78,11 +86,11 @@ export function parseBlockOverrides(value: unknown, name: string): BlockOverride
   }
   return {
     number: field(object, 'number', name, parseQuantityLike),
-    time: field(object, 'time', name, parseUint64),
+    time: field(object, aliased(object, 'time', 'timestamp'), name, parseUint64),
     gasLimit: field(object, 'gasLimit', name, parseUint64),
-    feeRecipient: field(object, 'feeRecipient', name, parseAddress),
-    prevRandao: field(object, 'prevRandao', name, (raw, key) => hexToBytes(parseHash(raw, key))),
-    baseFeePerGas: field(object, 'baseFeePerGas', name, parseQuantityLike),
+    feeRecipient: field(object, aliased(object, 'feeRecipient', 'coinbase'), name, parseAddress),
+    prevRandao: field(object, aliased(object, 'prevRandao', 'random'), name, (raw, key) => hexToBytes(parseHash(raw, key))),
+    baseFeePerGas: field(object, aliased(object, 'baseFeePerGas', 'baseFee'), name, parseQuantityLike),
     blobBaseFee: field(object, 'blobBaseFee', name, parseQuantityLike),
   }
 }

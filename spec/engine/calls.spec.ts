@@ -175,6 +175,20 @@ describe('eth_call: what geth refuses before running, and blob hashes', () => {
     }
   })
 
+  it("block overrides under alloy's names (what cast and forge send, and Anvil takes) apply as geth's do: coinbase, timestamp, random, baseFee", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const probe = `0x${'00'.repeat(19)}b2` as Address
+    // COINBASE, TIMESTAMP, PREVRANDAO and BASEFEE into four words, returned.
+    const state = { [probe]: { code: '0x4160005242602052446040524860605260806000f3' } }
+    const word = (value: string) => value.slice(2).padStart(64, '0')
+    const expected = `0x${word(carol)}${word('0x1234')}${word(`0x${'ab'.repeat(32)}`)}${word('0x999')}`
+    const alloy = { coinbase: carol, timestamp: '0x1234', random: `0x${'ab'.repeat(32)}`, baseFee: '0x999' }
+    const geth = { feeRecipient: carol, time: '0x1234', prevRandao: `0x${'ab'.repeat(32)}`, baseFeePerGas: '0x999' }
+    for (const overrides of [alloy, geth]) {
+      expect(await chain.request({ method: 'eth_call', params: [{ to: probe }, 'latest', state, overrides] }), JSON.stringify(overrides)).to.equal(expected)
+    }
+  })
+
   it("BLOBHASH sees a call's blobVersionedHashes (geth); a creation with them, or a hash not of version 0x01, is refused with geth's texts", async () => {
     const chain = await createChain({ clock: 'manual' })
     const reader = `0x${'00'.repeat(19)}b1` as Address

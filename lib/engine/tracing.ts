@@ -30,6 +30,7 @@ import { traceCall, traceTransaction } from '../execution/tracers/traced-run.ts'
 import type { TracerHooks, TracerSpec } from '../execution/tracers/tracer.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import { StateLayer } from '../state/state-layer.ts'
+import { withOverrides, type CallOverrides } from '../state/state-overrides.ts'
 import type { StateView } from '../state/state-view.ts'
 import type { Hash } from '../types.ts'
 import type { BlockResolver, BlockSelector } from './block-resolver.ts'
@@ -162,12 +163,14 @@ export class Tracing {
     }, spec.timeoutMs)
   }
 
-  /** The trace of `request` run as `eth_call` at `selector`. */
-  traceCall(request: CallRequest, selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts): Promise<TraceResult> {
+  /** The trace of `request` run as `eth_call` at `selector`, with geth's state and block overrides (the prestate is the overridden state). */
+  traceCall(request: CallRequest, selector: BlockSelector, spec: TracerSpec, view: TracingView = this.parts, overrides: CallOverrides = {}): Promise<TraceResult> {
     return this.parts.lane.run('trace', async (run) => {
       const resolved = view.blocks.resolve(selector)
-      const state = run.base(resolved.state)
-      return withTracer(spec, state, async (tracer) => (await traceCall(request, state, resolved.context, run.environment, tracer)).state)
+      const { environment } = run
+      return withOverrides(environment, run.base(resolved.state), resolved.context, overrides, (state, context) =>
+        withTracer(spec, state, async (tracer) => (await traceCall(request, state, context, environment, tracer)).state),
+      )
     }, spec.timeoutMs)
   }
 

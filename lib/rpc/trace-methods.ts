@@ -16,9 +16,11 @@ import type { PrestateDiff } from '../execution/tracers/prestate-diff.ts'
 import type { Prestate } from '../execution/tracers/prestate-tracer.ts'
 import type { StructLog, StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
+import type { CallOverrides } from '../state/state-overrides.ts'
 import { RejectedParameterError, ResourceNotFoundError } from '../errors.ts'
 import { describeValue, invalidArgument, parseHash, toData, toQuantity, toWord } from './hex.ts'
 import { parseGoDuration } from './go-duration.ts'
+import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag, parseBoolean, parseCallRequest } from './params.ts'
 
@@ -80,13 +82,15 @@ function parseTracer(options: Options, name: string): TracerSpec {
   throw invalidArgument(`${name}.tracer`, `unsupported tracer ${describeValue(tracer)}: callTracer, prestateTracer, or none for the struct logger`)
 }
 
-/** geth's TraceCallConfig: a TraceConfig; the overrides it also takes are refused rather than ignored. */
-function parseTraceCallConfig(value: unknown, name: string): TracerSpec {
+/** geth's TraceCallConfig: a TraceConfig, and the state and block overrides to trace the call with; `txIndex` is refused rather than ignored. */
+function parseTraceCallConfig(value: unknown, name: string): { spec: TracerSpec; overrides: CallOverrides } {
   const options = objectOf(value, name, 'a trace config')
-  for (const key of ['stateOverrides', 'blockOverrides', 'txIndex']) {
-    if (options[key] !== undefined && options[key] !== null) throw invalidArgument(`${name}.${key}`, 'not supported')
+  if (options.txIndex !== undefined && options.txIndex !== null) throw invalidArgument(`${name}.txIndex`, 'not supported')
+  const overrides = {
+    state: options.stateOverrides == null ? undefined : parseStateOverrides(options.stateOverrides, `${name}.stateOverrides`),
+    block: options.blockOverrides == null ? undefined : parseBlockOverrides(options.blockOverrides, `${name}.blockOverrides`),
   }
-  return parseTraceConfig(options, name)
+  return { spec: parseTraceConfig(options, name), overrides }
 }
 
 /** A block number, tag, EIP-1898 object or bare block hash (geth's BlockNumberOrHash). */
@@ -218,8 +222,8 @@ export const traceMethods: Readonly<Record<string, MethodDefinition>> = {
     (await engine.tracing.traceBlock({ hash }, spec, view)).map(({ hash: txHash, trace }) => ({ txHash, result: formatTrace(trace) })),
   ),
   debug_traceCall: method(
-    [required('0 (call)', parseCallRequest), optional('1 (block)', parseBlockOrHash, (): BlockSelector => TAG.latest), optional('2 (config)', parseTraceCallConfig, () => STRUCT_LOGGER)],
-    async ({ engine, view }, request, selector, spec) => formatTrace(await engine.tracing.traceCall(request, selector, spec, view)),
+    [required('0 (call)', parseCallRequest), optional('1 (block)', parseBlockOrHash, (): BlockSelector => TAG.latest), optional('2 (config)', parseTraceCallConfig, () => ({ spec: STRUCT_LOGGER, overrides: {} }))],
+    async ({ engine, view }, request, selector, { spec, overrides }) => formatTrace(await engine.tracing.traceCall(request, selector, spec, view, overrides)),
   ),
   debug_getRawTransaction: method([transactionHash], ({ view }, hash) => {
     const location = view.lookups.find(hash)

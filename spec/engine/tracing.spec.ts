@@ -362,6 +362,17 @@ describe('debug tracing', () => {
       expect(inBlock.find((trace) => trace.txHash === read)?.result.output).to.equal(head.hash)
     })
 
+    it("debug_traceCall takes geth's stateOverrides and blockOverrides in its config: the call runs, and the prestate reads, on the overridden state and block", async () => {
+      const probe = `0x${'00'.repeat(19)}b3` as Address
+      const code = '0x4860005260206000f3' // BASEFEE, returned
+      const config = { stateOverrides: { [probe]: { code, balance: '0x7' } }, blockOverrides: { baseFeePerGas: '0x999' } }
+      const frame = await rpc<Frame>(chain, 'debug_traceCall', [{ from: alice.address, to: probe }, 'latest', { ...config, tracer: 'callTracer' }])
+      expect(frame.output).to.equal(`0x${'00'.repeat(30)}0999`)
+      const prestate = await rpc<Record<string, { balance?: Hex; code?: Hex }>>(chain, 'debug_traceCall', [{ from: alice.address, to: probe }, 'latest', { ...config, tracer: 'prestateTracer' }])
+      expect(prestate[probe]).to.include({ balance: '0x7', code })
+      expect(await chain.getCode(probe, 'latest'), 'the chain is untouched').to.equal('0x')
+    })
+
     it('bad options are -32602 naming the argument: an unknown tracer, a non-boolean switch, a non-object config, overrides debug_traceCall does not take', async () => {
       const request = { from: alice.address, to: tracee, data: traceeCall('total') }
       const cases: [string, unknown[], string][] = [
@@ -370,7 +381,8 @@ describe('debug tracing', () => {
         ['debug_traceTransaction', [hashes[0], [1]], 'invalid argument 1 (config): expected a trace config object'],
         ['debug_traceBlockByNumber', ['0x2', { tracer: 'callTracer', tracerConfig: { onlyTopCall: 1 } }], 'invalid argument 1 (config).tracerConfig.onlyTopCall: expected a boolean'],
         ['debug_traceTransaction', [hashes[0], { tracer: 'prestateTracer', tracerConfig: { diffMode: 'yes' } }], 'invalid argument 1 (config).tracerConfig.diffMode: expected a boolean'],
-        ['debug_traceCall', [request, 'latest', { stateOverrides: {} }], 'invalid argument 2 (config).stateOverrides: not supported'],
+        ['debug_traceCall', [request, 'latest', { txIndex: '0x0' }], 'invalid argument 2 (config).txIndex: not supported'],
+        ['debug_traceCall', [request, 'latest', { stateOverrides: [] }], 'invalid argument 2 (config).stateOverrides'],
         ['debug_traceTransaction', ['0x1234'], 'invalid argument 0 (hash)'],
       ]
       for (const [method, params, message] of cases) {

@@ -63,6 +63,7 @@ function metadata(engine: Engine): Record<string, unknown> {
   const head = engine.blocks.head
   return {
     clientVersion: CLIENT_VERSION,
+    clientSemver: VERSION.slice(VERSION.indexOf('/v') + 2),
     chainId: Number(engine.chainId),
     instanceId: instanceId(engine),
     latestBlockNumber: Number(head.header.number),
@@ -107,7 +108,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
       currentBlockNumber: toQuantity(head.header.number),
       currentBlockTimestamp: Number(head.header.timestamp),
       currentBlockHash: head.hash,
-      hardFork: engine.options.hardfork,
+      // Capitalized, as Anvil names its hardforks ("Prague").
+      hardFork: `${engine.options.hardfork[0].toUpperCase()}${engine.options.hardfork.slice(1)}`,
       transactionOrder: 'fees',
       environment: {
         baseFee: toQuantity(context.baseFeePerGas),

@@ -9,9 +9,12 @@ import { parseBoolean, parseQuantityLike } from './params.ts'
 
 const address = required('0 (address)', parseAddress)
 
+/** A nonce is a uint64: a larger one is held at 2^64 - 1, as Anvil 1.7.1 holds it. */
+const MAX_NONCE = 2n ** 64n - 1n
+
 const setNonce = (answer: null | true): MethodDefinition =>
   method([address, required('1 (nonce)', parseQuantityLike)], async ({ engine }, account, nonce) => {
-    await engine.controls.setNonce(account, nonce)
+    await engine.controls.setNonce(account, nonce > MAX_NONCE ? MAX_NONCE : nonce)
     return answer
   })
 

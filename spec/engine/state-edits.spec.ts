@@ -225,6 +225,13 @@ describe('cheats', () => {
       expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(16)
     })
 
+    it('a nonce past uint64 is held at 2^64 - 1, as Anvil 1.7.1 holds it', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      expect(await request(chain, 'anvil_setNonce', alice.address, '0x10000000000000000')).to.equal(null)
+      expect(await request(chain, 'eth_getTransactionCount', alice.address, 'latest')).to.equal('0xffffffffffffffff')
+    })
+
     it('a pooled transaction whose nonce the edit passed is dropped at the next tick (geth drops stale nonces)', async () => {
       const chain = await createChain({ clock: 'manual' })
       const alice = signer(chain, 0)

@@ -93,6 +93,13 @@ describe("rpc: Anvil's other names, and raw transactions by position", () => {
     expect(await other.request({ method: 'eth_getTransactionCount', params: [BOB, 'latest'] })).to.equal('0x7')
   })
 
+  it("anvil_nodeInfo names the hardfork as Anvil 1.7.1 does ('Prague'); anvil_metadata has Anvil's clientSemver after clientVersion", async () => {
+    expect(((await chain.request({ method: 'anvil_nodeInfo' })) as { hardFork: string }).hardFork).to.equal('Prague')
+    const metadata = (await chain.request({ method: 'anvil_metadata' })) as Record<string, unknown>
+    expect(Object.keys(metadata).slice(0, 3)).to.deep.equal(['clientVersion', 'clientSemver', 'chainId'])
+    expect(metadata.clientSemver).to.equal('0.1.0')
+  })
+
   it('a bad position is -32602 naming the argument', async () => {
     const error = await chain.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['latest', 'zero'] }).then(
       () => ({}) as { code?: number; message?: string },

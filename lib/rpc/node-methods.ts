@@ -58,6 +58,10 @@ function parseChainId(value: unknown, name: string): number {
   return chainId
 }
 
+function capitalized(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1)
+}
+
 /** Hardhat's and Anvil's `*_metadata`. */
 function metadata(engine: Engine): Record<string, unknown> {
   const head = engine.blocks.head
@@ -109,7 +113,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
       currentBlockTimestamp: Number(head.header.timestamp),
       currentBlockHash: head.hash,
       // Capitalized, as Anvil names its hardforks ("Prague").
-      hardFork: `${engine.options.hardfork[0].toUpperCase()}${engine.options.hardfork.slice(1)}`,
+      hardFork: capitalized(engine.options.hardfork),
       transactionOrder: 'fees',
       environment: {
         baseFee: toQuantity(context.baseFeePerGas),

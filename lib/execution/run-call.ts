@@ -133,7 +133,7 @@ function checkBlobHashes({ blobVersionedHashes: hashes, to }: CallRequest): void
 
 /**
  * Runs `request` on a throwaway layer over `view`, in `block`; state is never changed. Refused
- * first as geth refuses a call: another chain's id, a tip above the fee cap.
+ * first as geth refuses a call: another chain's id, a tip above the fee cap, bad blob hashes.
  */
 export async function runCall(
   request: CallRequest,

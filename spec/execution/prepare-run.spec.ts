@@ -2,7 +2,7 @@
  * A run's EIP-2929 warm set (lib/execution/prepare-run.ts): every precompile of the EVM's rules,
  * the sender, the recipient, the coinbase and the access list start warm; nothing else does, and
  * a run's access list does not leak into the next run (the precompiles' set is shared between
- * runs and copied per run).
+ * runs, each run reading through it under entries of its own).
  */
 import { expect } from 'chai'
 import { hexToBytes } from '@ethereumjs/util'

@@ -1,14 +1,15 @@
 /**
  * Merkle proofs of accounts and storage (`eth_getProof`) and account summaries
- * (`eth_getAccount`). Proofs walk the tries the state commitment keeps for the sealed head, so
- * they are served there only; an account's storage root at another block (or at `pending`) is
- * rebuilt from the words it held there.
+ * (`eth_getAccount`). Proofs at the sealed head walk the tries the state commitment keeps; at an
+ * older block, tries built for the request from the history (a cost of the whole state, as a
+ * state load's); an account's storage root at another block (or at `pending`) is rebuilt from the
+ * words it held there.
  */
-import { bytesToUnprefixedHex, hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ResourceNotFoundError } from '../errors.ts'
 import type { AccountState } from '../state/account.ts'
-import { storageKey, writeStorageWord, type StateCommitment, type StateTries } from '../state/state-commitment.ts'
+import { storageKey, triesOf, writeStorageWord, type StateCommitment, type StateTries } from '../state/state-commitment.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import { heldAccount } from '../state/state-source.ts'
 import { UNLOADED, type StateView } from '../state/state-view.ts'
@@ -51,8 +52,6 @@ export interface AccountProof extends AccountSummary {
   readonly storageProof: StorageProof[]
 }
 
-const ONLY_LATEST = 'proofs are available for the latest sealed block only'
-
 /** The word at `slot` of `address` in `state`, which a chain with tries always holds. */
 function heldWord(state: StateView, address: Address, slot: bigint): bigint {
   const value = state.getStorage(address, slot)
@@ -66,35 +65,44 @@ function summary(account: AccountState | undefined, storageRoot: () => Uint8Arra
   return { nonce: account.nonce, balance: account.balance, storageRoot: storageRoot(), codeHash: account.codeHash }
 }
 
+/** The proof of `address` and of its words at `slots` in `tries`, the tries of `state`. */
+function proofIn(tries: StateTries, state: StateView, address: Address, slots: readonly bigint[]): AccountProof {
+  const account = heldAccount(state, address)
+  const storage = account === undefined ? undefined : tries.storage(address)
+  return {
+    address,
+    ...summary(account, () => trieRoot(storage)),
+    accountProof: trieProof(tries.accounts, keccak256(hexToBytes(address))),
+    storageProof: slots.map((slot) => ({
+      slot,
+      value: heldWord(state, address, slot),
+      proof: trieProof(storage, storageKey(slot)),
+    })),
+  }
+}
+
 /** Account and storage proofs, and account summaries. */
 export class Proofs {
   constructor(readonly parts: ProofParts) {}
 
   /**
-   * The proof of `address` and of its words at `slots`, at `at`: the sealed head only (the
-   * tries of older blocks are not kept, and the pending block has none); -32000 elsewhere, and
-   * on a chain without tries (a fork). Test-control edits since the last seal are included, as
-   * Anvil includes them, so the proof's root is then not yet the head's `stateRoot`.
+   * The proof of `address` and of its words at `slots`, at `at`, a sealed block: at the head, on
+   * the tries the commitment keeps, with test-control edits since the last seal included, as
+   * Anvil includes them (the proof's root is then not yet the head's `stateRoot`); at an older
+   * block, on tries built for the request from every key the history holds, read at that block
+   * (Anvil answers older blocks too; a test-control edit made while that block was the head is
+   * part of it, as reads there show it). -32000 at `pending` (it has no state trie) and on a chain
+   * without tries (a fork); -32602 at a block whose state is pruned.
    */
   proof(address: Address, slots: readonly bigint[], at: ResolvedBlock): AccountProof {
-    const tries = this.headTries()
-    if (at.kind === 'pending') throw new ResourceNotFoundError(`${ONLY_LATEST}: the pending block has no state trie`)
-    if (at.block.header.number !== this.parts.blocks.headNumber) {
-      throw new ResourceNotFoundError(`historical state ${bytesToUnprefixedHex(at.block.header.stateRoot)} is not available: ${ONLY_LATEST}`)
-    }
-    const state = this.parts.history.latest
-    const account = heldAccount(state, address)
-    const storage = account === undefined ? undefined : tries.storage(address)
-    return {
-      address,
-      ...summary(account, () => trieRoot(storage)),
-      accountProof: trieProof(tries.accounts, keccak256(hexToBytes(address))),
-      storageProof: slots.map((slot) => ({
-        slot,
-        value: heldWord(state, address, slot),
-        proof: trieProof(storage, storageKey(slot)),
-      })),
-    }
+    const head = this.headTries()
+    if (at.kind === 'pending') throw new ResourceNotFoundError('proofs are available for sealed blocks only: the pending block has no state trie')
+    const number = at.block.header.number
+    if (number === this.parts.blocks.headNumber) return proofIn(head, this.parts.history.latest, address, slots)
+    const { history } = this.parts
+    const state = history.at(Number(number))
+    const built = triesOf(state, history.keys())
+    return proofIn({ accounts: built.accounts, storage: (account) => built.storageTries.get(account) }, state, address, slots)
   }
 
   /** The account at `address` as the state trie holds it at `at` (any block); -32000 on a chain without tries. */

@@ -68,6 +68,41 @@ function accountLeaf(account: AccountState, storage: TrieNode | undefined): Uint
   return rlpStringList([bigIntToUnpaddedBytes(account.nonce), bigIntToUnpaddedBytes(account.balance), trieRoot(storage), account.codeHash])
 }
 
+/** Tries built in one pass: the account trie and each account's storage trie. */
+export interface BuiltTries {
+  readonly accounts: TrieNode | undefined
+  readonly storageTries: ReadonlyMap<Address, TrieNode | undefined>
+}
+
+/**
+ * The tries of `state` over `keys` (addresses with their storage slots: every key it may hold),
+ * built in one pass; `pathOf` gives an address's path in the account trie (keccak256 of it, as
+ * nibbles). A state load builds the head's so, and a proof at an older block that block's.
+ */
+export function triesOf(
+  state: StateView,
+  keys: Iterable<readonly [Address, Iterable<bigint>]>,
+  pathOf = (address: Address): Uint8Array => keyToNibbles(keccak256(hexToBytes(address))),
+): BuiltTries {
+  const storageTries = new Map<Address, TrieNode | undefined>()
+  const leaves: Array<readonly [Uint8Array, Uint8Array]> = []
+  for (const [address, slots] of keys) {
+    const account = state.getAccount(address)
+    if (account === UNLOADED) throw new Error(`state root: account ${address} is not loaded`)
+    if (account === undefined) continue
+    const words: Array<readonly [Uint8Array, Uint8Array]> = []
+    for (const slot of slots) {
+      const value = state.getStorage(address, slot)
+      if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
+      if (value !== 0n) words.push([keyToNibbles(storageKey(slot)), rlpBytes(bigIntToUnpaddedBytes(value))])
+    }
+    const storage = trieFromEntries(words)
+    storageTries.set(address, storage)
+    leaves.push([pathOf(address), accountLeaf(account, storage)])
+  }
+  return { accounts: trieFromEntries(leaves), storageTries }
+}
+
 /** A commitment that computes nothing: every block carries `root` (a fork's blocks carry the fork block's). */
 export function fixedStateCommitment(root: Uint8Array): StateCommitment {
   return {
@@ -209,22 +244,9 @@ export class TrieStateCommitment implements StateCommitment {
       })
     }
     this.deferred = undefined
-    const leaves: Array<readonly [Uint8Array, Uint8Array]> = []
-    for (const [address, slots] of keys()) {
-      const account = head.getAccount(address)
-      if (account === UNLOADED) throw new Error(`state root: account ${address} is not loaded`)
-      if (account === undefined) continue
-      const words: Array<readonly [Uint8Array, Uint8Array]> = []
-      for (const slot of slots) {
-        const value = head.getStorage(address, slot)
-        if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
-        if (value !== 0n) words.push([keyToNibbles(storageKey(slot)), rlpBytes(bigIntToUnpaddedBytes(value))])
-      }
-      const storage = trieFromEntries(words)
-      this.storageTries.set(address, storage)
-      leaves.push([this.accountPath(address), accountLeaf(account, storage)])
-    }
-    this.accountTrie = trieFromEntries(leaves)
+    const built = triesOf(head, keys(), (address) => this.accountPath(address))
+    for (const [address, trie] of built.storageTries) this.storageTries.set(address, trie)
+    this.accountTrie = built.accounts
   }
 
   /** Folds every dirty key, read from `state`, into the tries (nothing to do, and nothing recorded, when none is). */

@@ -2,7 +2,7 @@
  * `eth_getProof` and `eth_getAccount`: proofs verified independently with @ethereumjs/mpt against
  * the block's `stateRoot`, storage roots rebuilt with @ethereumjs/mpt from known words, answers
  * compared byte for byte with Anvil 1.7.1 replaying the same signed transactions, and the errors
- * where no trie is kept (older blocks, `pending`, a fork).
+ * where no trie is kept (`pending`, a fork).
  */
 import { spawn } from 'node:child_process'
 import { createMPT, verifyMerkleProof } from '@ethereumjs/mpt'
@@ -113,6 +113,28 @@ describe('engine/proofs', () => {
       chain.close()
     })
 
+    it('proves older blocks against their own stateRoot, as Anvil answers them: words and balances as they were there', async () => {
+      const { chain, alice, bob, token } = await tokenWorld()
+      const keys = [word(2n), balanceSlot(alice.address), balanceSlot(bob.address)]
+      const cases = [
+        { block: '0x1', words: [1000n, 1000n, null], carol: null },
+        { block: '0x2', words: [1000n, 750n, 250n], carol: null },
+        { block: '0x3', words: [1000n, 750n, 250n], carol: [0n, parseEther('3'), EMPTY_TRIE_ROOT, EMPTY_CODE_HASH] },
+      ] as const
+      // Blocks 1 to 3 are all older than the head, whose tries the commitment keeps.
+      await chain.mine()
+      for (const { block, words, carol: proven } of cases) {
+        const { stateRoot } = (await blockOf(chain, block))!
+        const proof = await getProof(chain, token, keys, block)
+        expect(await provenAccount(stateRoot, proof), block).to.deep.equal([1n, 0n, proof.storageHash, keccak256(Token.deployedBytecode)])
+        expect(await provenWords(proof), block).to.deep.equal(words)
+        expect(await provenAccount(stateRoot, await getProof(chain, carol, [], block)), block).to.deep.equal(proven)
+      }
+      const beforeDeploy = await getProof(chain, token, [word(2n)], 'earliest')
+      expect(await provenAccount((await blockOf(chain, '0x0'))!.stateRoot, beforeDeploy), 'absent before its deploy').to.equal(null)
+      chain.close()
+    })
+
     it('includes test-control edits not sealed yet (as Anvil), reverts with them, and the next block seals the root they prove against', async () => {
       // Cancun: from Prague the next block also writes its parent's hash into EIP-2935's ring.
       const { chain, token } = await tokenWorld({ hardfork: 'cancun' })
@@ -157,17 +179,15 @@ describe('engine/proofs', () => {
   })
 
   describe('errors', () => {
-    it('answers -32000 for pending and older blocks (no trie kept there), and -32602 for bad keys', async () => {
+    it('answers -32000 for pending (no trie there) and past the head, and -32602 for bad keys', async () => {
       const { chain, token } = await tokenWorld()
       const pending = await rejection(getProof(chain, token, [], 'pending'))
-      expect(pending).to.include({ code: -32000, message: 'proofs are available for the latest sealed block only: the pending block has no state trie' })
-      const { stateRoot, hash } = (await blockOf(chain, '0x1'))!
-      const old = await rejection(getProof(chain, token, [], '0x1'))
-      expect(old).to.include({ code: -32000, message: `historical state ${stateRoot.slice(2)} is not available: proofs are available for the latest sealed block only` })
-      expect(await rejection(getProof(chain, token, [], { blockHash: hash }))).to.include({ code: -32000 })
+      expect(pending).to.include({ code: -32000, message: 'proofs are available for sealed blocks only: the pending block has no state trie' })
       expect(await rejection(getProof(chain, token, [], '0x9'))).to.include({ code: -32000, message: 'header not found' })
       const head = (await blockOf(chain, 'latest'))!
       expect(await getProof(chain, token, [], head.number)).to.deep.equal(await getProof(chain, token, [], { blockHash: head.hash }))
+      const older = (await blockOf(chain, '0x1'))!
+      expect(await getProof(chain, token, [], '0x1')).to.deep.equal(await getProof(chain, token, [], { blockHash: older.hash }))
 
       expect(await rejection(getProof(chain, token, ['0xzz']))).to.include({ code: -32602, message: 'invalid argument 1 (storageKeys)[0]: hex string invalid' })
       expect(await rejection(getProof(chain, token, [word(0n), `0x01${'00'.repeat(32)}`]))).to.include({
@@ -244,8 +264,10 @@ describe('engine/proofs', () => {
           expect(await stateRoot(server.url), `block ${i + 1}`).to.deep.equal(await stateRoot(anvil.url))
           for (const account of accounts) await same('eth_getProof', account, keys, 'latest')
         }
+        // Older blocks too, now that the head has moved on: proofs on tries built for the block.
         for (let block = 0; block <= transactions.length; block++) {
           for (const account of accounts) await same('eth_getAccount', account, toHex(block))
+          for (const account of accounts) await same('eth_getProof', account, keys, toHex(block))
         }
 
         // Where a word returns to zero Anvil 1.7.1 keeps it in the trie as a zero leaf; the devnet

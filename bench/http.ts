@@ -59,9 +59,9 @@ function spawnServer(args: readonly string[]): Promise<ServerProcess> {
   })
 }
 
-/** A bare node:http server that parses JSON-RPC and answers a constant result (bench/echo-server.ts): the floor. */
-export function echoServer(): Promise<ServerProcess> {
-  return spawnServer(['--import', 'tsx', join(here, 'echo-server.ts')])
+/** A bare node:http server that parses JSON-RPC and answers `results[method]`, else `0x0` (bench/echo-server.ts): the floor. */
+export function echoServer(results: Readonly<Record<string, unknown>> = {}): Promise<ServerProcess> {
+  return spawnServer(['--import', 'tsx', join(here, 'echo-server.ts'), JSON.stringify(results)])
 }
 
 /** `node dist/cli.js --port 0 --silent …args`, once it has printed its ready line. */

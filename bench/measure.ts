@@ -37,29 +37,32 @@ export async function rate(operation: () => unknown, ms = 600): Promise<number> 
 }
 
 /**
- * The rates of two operations measured side by side: runs of 1000 calls alternate between them
- * for at least `ms` in all, after a warm-up of both, so that the two see the same compiled code,
- * collector and machine load. Two windows measured one after the other compare the JIT's and
- * the machine's moods as much as the operations: a read measured so came out 10% slower or 10%
- * faster than its twin depending on the chain it ran on.
+ * How fast `second` runs against `first`, measured side by side: runs of 1000 calls alternate
+ * between them for at least `ms` in all, after a warm-up of both, so that the two see the same
+ * compiled code, collector and machine load. Two windows measured one after the other compare the
+ * JIT's and the machine's moods as much as the operations: a read measured so came out 10% slower
+ * or 10% faster than its twin depending on the chain it ran on. Each pair of neighbouring runs
+ * gives a ratio of rates, and the median of those is the answer: a collection or a recompilation
+ * that lands in one run moves one ratio, not the answer.
  */
-export async function sideBySide(first: () => unknown, second: () => unknown, ms = 600): Promise<[number, number]> {
+export async function sideBySide(first: () => unknown, second: () => unknown, ms = 1200): Promise<number> {
   ;(globalThis as { gc?: () => void }).gc?.()
   for (let i = 0; i < 2000; i++) {
     await first()
     await second()
   }
-  const operations = [first, second]
-  const elapsed = [0, 0]
-  const counts = [0, 0]
-  for (let turn = 0; elapsed[0] + elapsed[1] < ms; turn ^= 1) {
-    const operation = operations[turn]
+  const timeRun = async (operation: () => unknown): Promise<number> => {
     const start = performance.now()
     for (let i = 0; i < 1000; i++) await operation()
-    elapsed[turn] += performance.now() - start
-    counts[turn] += 1000
+    return performance.now() - start
   }
-  return [(counts[0] / elapsed[0]) * 1000, (counts[1] / elapsed[1]) * 1000]
+  const ratios: number[] = []
+  const start = performance.now()
+  while (performance.now() - start < ms) {
+    const firstMs = await timeRun(first)
+    ratios.push(firstMs / (await timeRun(second)))
+  }
+  return median(ratios)
 }
 
 /** The median of `values`. */

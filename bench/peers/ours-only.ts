@@ -41,8 +41,7 @@ export async function pendingOverLatest(workload: Workload, count: number): Prom
   const pendingReads = reads(chain, workload, 'pending')
   const ratios: Record<string, number> = {}
   for (const name of Object.keys(latestReads) as Array<keyof typeof latestReads>) {
-    const [latest, pending] = await sideBySide(latestReads[name], pendingReads[name])
-    ratios[name] = pending / latest
+    ratios[name] = await sideBySide(latestReads[name], pendingReads[name])
   }
   return ratios
 }

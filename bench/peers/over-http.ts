@@ -42,25 +42,52 @@ export function httpPhases(workload: Workload): Array<Phase<HttpFigures>> {
   const setup: Phase<HttpFigures> = {
     name: 'setup',
     async run(node) {
-      await node.request('eth_sendRawTransaction', [workload.deploys[0]])
-      await node.request('evm_mine', [])
+      await setUp(node, workload)
       return {}
     },
   }
   return [
     setup,
-    load('getBalance', [body('eth_getBalance', [holder, 'latest'])]),
-    load('getStorageAt', [body('eth_getStorageAt', [token, '0x2', 'latest'])]),
-    load('getCode', [body('eth_getCode', [token, 'latest'])]),
+    ...Object.entries(readRequests(workload)).map(([name, [method, params]]) => load(name as ReadName, [body(method, params)])),
     load('call', [body('eth_call', [{ to: token, data: balanceOfData(holder) }, 'latest'])]),
     load('sendRawTransaction', workload.httpTransfers.map((raw) => body('eth_sendRawTransaction', [raw])), false),
   ]
 }
 
-/** The bare node:http JSON echo server (the floor) as a node: it answers every request `0x0`. */
-export async function echoNode(): Promise<RpcNode> {
-  const echo = await echoServer()
-  return httpNode('bare node:http JSON echo', echo.url, async () => echo.close())
+/** The state every load runs on: the workload's token deployed and sealed. */
+async function setUp(node: RpcNode, workload: Workload): Promise<void> {
+  await node.request('eth_sendRawTransaction', [workload.deploys[0]])
+  await node.request('evm_mine', [])
+}
+
+type ReadName = 'getBalance' | 'getStorageAt' | 'getCode'
+
+/** The reads the loads send, each as method and params. */
+function readRequests({ holder, token }: Workload): Record<ReadName, readonly [string, readonly unknown[]]> {
+  return {
+    getBalance: ['eth_getBalance', [holder, 'latest']],
+    getStorageAt: ['eth_getStorageAt', [token, '0x2', 'latest']],
+    getCode: ['eth_getCode', [token, 'latest']],
+  }
+}
+
+/** The result of each read the loads send, by method, from a fresh `node` set up as the loads' nodes are: what the floor answers. */
+export async function readResults(node: RpcNode, workload: Workload): Promise<Record<string, unknown>> {
+  await setUp(node, workload)
+  const results: Record<string, unknown> = {}
+  for (const [method, params] of Object.values(readRequests(workload))) results[method] = await node.request(method, params)
+  return results
+}
+
+/**
+ * The bare node:http echo server (the floor) as a node. It answers each read with `results`
+ * (what a node answers, from {@link readResults}), so that it sends the same reply bytes as the
+ * nodes it is the floor of — a getCode reply is kilobytes, and the load generator's work grows
+ * with them — while doing none of their work.
+ */
+export async function echoNode(results: Readonly<Record<string, unknown>>): Promise<RpcNode> {
+  const echo = await echoServer(results)
+  return httpNode('bare node:http JSON echo, answering the nodes\' results', echo.url, async () => echo.close())
 }
 
 function body(method: string, params: readonly unknown[]): string {

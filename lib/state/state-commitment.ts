@@ -5,7 +5,8 @@
  * only mark keys dirty, and {@link TrieStateCommitment.compute} folds them into the tries when a
  * block seals, at a cost of the keys touched; test-control edits are folded as they go, in
  * steps, so a large one does not stall the next seal. The same tries answer proofs at the head
- * (`eth_getProof`, `eth_getAccount`); a fixed root has none to give.
+ * (`eth_getProof`, `eth_getAccount`), and {@link triesOf} builds an older block's on request; a
+ * fixed root has none to give.
  */
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
 import { uintBytes } from '../bytes.ts'

@@ -96,6 +96,7 @@ export class Proofs {
    * without tries (a fork); -32602 at a block whose state is pruned.
    */
   proof(address: Address, slots: readonly bigint[], at: ResolvedBlock): AccountProof {
+    // Asked first at every block: a chain without tries (a fork) refuses here, whatever the block.
     const head = this.headTries()
     if (at.kind === 'pending') throw new ResourceNotFoundError('proofs are available for sealed blocks only: the pending block has no state trie')
     const number = at.block.header.number

@@ -41,14 +41,13 @@ export type PendingMeaning = 'preconfirmed' | 'latest'
 export interface ResolverParts {
   readonly blocks: BlockStore
   readonly history: StateHistory
-  /** The pending block as it is now (a new one opens at every seal). */
-  readonly pending: () => PendingBlock
   /**
-   * Whether the pending block has had its opening pre-confirmation (an OP-stack block's index 0,
-   * its system transactions); until then `pending` reads `latest`, as Base's RPC node does until
-   * index 0 arrives. Undefined where a block needs no opening.
+   * The builder: its pending block as it is now (a new one opens at every seal), and whether
+   * that block still awaits its opening pre-confirmation (an OP-stack block's index 0, its system
+   * transactions); until then `pending` reads `latest`, as Base's RPC node does until index 0
+   * arrives. Read as properties, not through closures: they are on every `pending` read's path.
    */
-  readonly opened?: () => boolean
+  readonly builder: { readonly pending: PendingBlock; readonly awaitsOpening: boolean }
   readonly safeLag: number
   readonly finalizedLag: number
   /** A forked chain's upstream, which holds the blocks up to the fork block. */
@@ -93,7 +92,7 @@ export class BlockResolver {
 
   /** The pending (pre-confirmed) block, whatever `pending` means to readers. */
   get pending(): PendingBlock {
-    return this.parts.pending()
+    return this.parts.builder.pending
   }
 
   /** The pending block `pending` reads now, if any (see {@link pendingRead}): where a pre-confirmed transaction is served from. */
@@ -109,7 +108,7 @@ export class BlockResolver {
   private get pendingRead(): PendingBlock | undefined {
     if (!this.servesPending) return undefined
     const override = this.parts.faults?.pendingOverride
-    if (override === undefined) return this.parts.opened === undefined || this.parts.opened() ? this.parts.pending() : undefined
+    if (override === undefined) return this.parts.builder.awaitsOpening ? undefined : this.parts.builder.pending
     return override === 'latest' ? undefined : override
   }
 

@@ -194,8 +194,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const blocks = new BlockResolver({
     blocks: store,
     history,
-    pending: () => builder.pending,
-    opened: builder.firstUserIndex > 0 ? () => !builder.awaitsOpening : undefined,
+    builder,
     safeLag: options.safeLag,
     finalizedLag: options.finalizedLag,
     upstream: setup.upstream,

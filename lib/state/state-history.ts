@@ -41,22 +41,7 @@ export class StateHistory {
     pruneHistory?: number,
   ) {
     this.pruner = pruneHistory === undefined ? undefined : new HistoryPruner(pruneHistory, undoLog)
-    const { accounts, storage } = this
-    this.latest = {
-      source,
-      getAccount: (address) => {
-        const versions = accounts.get(address)
-        return versions === undefined ? source.account(address) : versions.latest
-      },
-      getStorage: (address, slot) => {
-        const history = storage.get(address)
-        if (history === undefined) return source.storage(address, slot)
-        const versions = history.slots.get(slot)
-        if (history.wipes === undefined) return versions === undefined ? source.storage(address, slot) : versions.latest
-        const wipe = history.wipes[history.wipes.length - 1]
-        return versions !== undefined && versions.latestBlock >= wipe ? versions.latest : 0n
-      },
-    }
+    this.latest = new HeadView(source, this.accounts, this.storage)
   }
 
   /**
@@ -64,19 +49,8 @@ export class StateHistory {
    * `BlockOutOfRangeError` (Anvil's) now, and from every read of a view made before it was.
    */
   at(blockNumber: number): StateView {
-    const { source, pruner } = this
-    pruner?.check(blockNumber)
-    return {
-      source,
-      getAccount: (address) => {
-        pruner?.check(blockNumber)
-        return this.accountAt(address, blockNumber)
-      },
-      getStorage: (address, slot) => {
-        pruner?.check(blockNumber)
-        return this.storageAt(address, slot, blockNumber)
-      },
-    }
+    this.pruner?.check(blockNumber)
+    return new BlockView(this, blockNumber)
   }
 
   /** The oldest block whose state is kept, if pruning dropped older ones' (what a state dump records). */
@@ -230,14 +204,18 @@ export class StateHistory {
     return history
   }
 
-  private accountAt(address: Address, block: number): AccountState | undefined | Unloaded {
+  /** The account at `address` at the end of `block` (a {@link BlockView}'s read). */
+  accountAt(address: Address, block: number): AccountState | undefined | Unloaded {
+    this.pruner?.check(block)
     const versions = this.accounts.get(address)
     if (versions === undefined) return this.source.account(address)
     const index = versions.indexAt(block)
     return index === -1 ? this.source.account(address) : versions.values[index]
   }
 
-  private storageAt(address: Address, slot: bigint, block: number): bigint | Unloaded {
+  /** The storage word at `slot` of `address` at the end of `block` (a {@link BlockView}'s read). */
+  storageAt(address: Address, slot: bigint, block: number): bigint | Unloaded {
+    this.pruner?.check(block)
     const history = this.storage.get(address)
     if (history === undefined) return this.source.storage(address, slot)
     const wipe = history.wipeAt(block)
@@ -245,5 +223,52 @@ export class StateHistory {
     const index = versions === undefined ? -1 : versions.indexAt(block)
     if (index !== -1 && versions!.blocks[index] >= wipe) return versions!.values[index]
     return wipe === -1 ? this.source.storage(address, slot) : 0n
+  }
+}
+
+/**
+ * The state at the head: one map lookup per read. A class, not an object of closures: every
+ * chain's head view then has the same methods, so the call sites that read through it (the
+ * pending block's layer falls through to it on every `pending` read) stay monomorphic and inline it.
+ */
+class HeadView implements StateView {
+  constructor(
+    readonly source: StateSource,
+    private readonly accounts: ReadonlyMap<Address, Versions<AccountState | undefined>>,
+    private readonly storage: ReadonlyMap<Address, StorageHistory>,
+  ) {}
+
+  getAccount(address: Address): AccountState | undefined | Unloaded {
+    const versions = this.accounts.get(address)
+    return versions === undefined ? this.source.account(address) : versions.latest
+  }
+
+  getStorage(address: Address, slot: bigint): bigint | Unloaded {
+    const history = this.storage.get(address)
+    if (history === undefined) return this.source.storage(address, slot)
+    const versions = history.slots.get(slot)
+    if (history.wipes === undefined) return versions === undefined ? this.source.storage(address, slot) : versions.latest
+    const wipe = history.wipes[history.wipes.length - 1]
+    return versions !== undefined && versions.latestBlock >= wipe ? versions.latest : 0n
+  }
+}
+
+/** The state at the end of an older block: a binary search per read; -32602 from every read once that block's state is pruned. */
+class BlockView implements StateView {
+  constructor(
+    private readonly history: StateHistory,
+    private readonly blockNumber: number,
+  ) {}
+
+  get source(): StateSource {
+    return this.history.source
+  }
+
+  getAccount(address: Address): AccountState | undefined | Unloaded {
+    return this.history.accountAt(address, this.blockNumber)
+  }
+
+  getStorage(address: Address, slot: bigint): bigint | Unloaded {
+    return this.history.storageAt(address, slot, this.blockNumber)
   }
 }

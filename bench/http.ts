@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { jsonFromChild } from './child-json.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const CONCURRENCY = 32
@@ -24,13 +25,8 @@ export interface LoadResult {
 export async function loadTest(url: string, bodies: string[], durationMs = 3000, concurrency = CONCURRENCY): Promise<LoadResult> {
   const file = join(mkdtempSync(join(tmpdir(), 'preconf-bench-')), 'bodies.jsonl')
   writeFileSync(file, `${bodies.join('\n')}\n`)
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(concurrency), String(durationMs)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  await new Promise((resolve) => child.on('exit', resolve))
-  const { requests, seconds, errors, firstError } = JSON.parse(output) as { requests: number; seconds: number; errors: number; firstError?: string }
+  const args = ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(concurrency), String(durationMs)]
+  const { requests, seconds, errors, firstError } = await jsonFromChild<{ requests: number; seconds: number; errors: number; firstError?: string }>(args)
   return { rate: requests / seconds, errors, firstError }
 }
 

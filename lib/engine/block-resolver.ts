@@ -47,7 +47,7 @@ export interface ResolverParts {
    * transactions); until then `pending` reads `latest`, as Base's RPC node does until index 0
    * arrives. Read as properties, not through closures: they are on every `pending` read's path.
    */
-  readonly builder: { readonly pending: PendingBlock; readonly awaitsOpening: boolean }
+  readonly builder: { readonly pending: PendingBlock; readonly awaitsOpening: boolean; readonly firstUserIndex: number }
   readonly safeLag: number
   readonly finalizedLag: number
   /** A forked chain's upstream, which holds the blocks up to the fork block. */
@@ -62,22 +62,24 @@ export class BlockResolver {
   /** The state at the head. */
   private readonly latest: StateView
 
+  /** Whether `pending` reads the pre-confirmed block here. */
+  readonly servesPending: boolean
+  /** Whether each block opens with a pre-confirmation of system transactions alone (an OP-stack chain's index 0). */
+  private readonly opensFirst: boolean
+
   constructor(
     private readonly parts: ResolverParts,
     /** What `pending` resolves to for this resolver's readers. */
     readonly pendingMeans: PendingMeaning = 'preconfirmed',
   ) {
     this.latest = parts.history.latest
+    this.servesPending = pendingMeans === 'preconfirmed'
+    this.opensFirst = parts.builder.firstUserIndex > 0
   }
 
   /** The same blocks, with `pending` meaning `pendingMeans` (a view of the chain for another endpoint). */
   withPending(pendingMeans: PendingMeaning): BlockResolver {
     return new BlockResolver(this.parts, pendingMeans)
-  }
-
-  /** Whether `pending` reads the pre-confirmed block here. */
-  get servesPending(): boolean {
-    return this.pendingMeans === 'preconfirmed'
   }
 
   /** The newest sealed block. */
@@ -108,8 +110,9 @@ export class BlockResolver {
   private get pendingRead(): PendingBlock | undefined {
     if (!this.servesPending) return undefined
     const override = this.parts.faults?.pendingOverride
-    if (override === undefined) return this.parts.builder.awaitsOpening ? undefined : this.parts.builder.pending
-    return override === 'latest' ? undefined : override
+    if (override !== undefined) return override === 'latest' ? undefined : override
+    const { builder } = this.parts
+    return this.opensFirst && builder.awaitsOpening ? undefined : builder.pending
   }
 
   /** The first block the chain holds: genesis, or a fork's block. */

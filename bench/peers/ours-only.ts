@@ -11,7 +11,7 @@ import { READS, reads, type ReadName } from './reads.ts'
 import type { Workload } from './transactions.ts'
 
 /** Fresh processes the pending/latest ratios are measured in; each figure is the median of theirs. */
-const PROCESSES = 3
+export const PROCESSES = 5
 
 /** Plain-function reads per second at `latest` on `chain` (which holds the workload's token). */
 export async function plainReads(chain: Chain, workload: Workload): Promise<Record<ReadName, number>> {

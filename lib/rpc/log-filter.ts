@@ -7,7 +7,7 @@ import { bloomMayContain } from '../blocks/bloom.ts'
 import type { Log } from '../blocks/receipt.ts'
 import type { Address } from '../types.ts'
 import { invalidArgument, parseAddress, parseHash } from './hex.ts'
-import type { BlockSelector } from '../engine/block-resolver.ts'
+import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import { parseBlockTag } from './params.ts'
 
 /** Emitters (any of) and topics by position (null: any; a list: any of). */
@@ -58,8 +58,8 @@ export function parseLogQuery(value: unknown, name: string): LogQuery {
   return {
     ...filter,
     blockHash,
-    fromBlock: object.fromBlock == null ? { tag: 'latest' } : parseBlockTag(object.fromBlock, `${name}.fromBlock`),
-    toBlock: object.toBlock == null ? { tag: 'latest' } : parseBlockTag(object.toBlock, `${name}.toBlock`),
+    fromBlock: object.fromBlock == null ? TAG.latest : parseBlockTag(object.fromBlock, `${name}.fromBlock`),
+    toBlock: object.toBlock == null ? TAG.latest : parseBlockTag(object.toBlock, `${name}.toBlock`),
   }
 }
 

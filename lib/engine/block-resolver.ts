@@ -42,10 +42,11 @@ export interface ResolverParts {
   readonly blocks: BlockStore
   readonly history: StateHistory
   /**
-   * The builder: its pending block as it is now (a new one opens at every seal), and whether
-   * that block still awaits its opening pre-confirmation (an OP-stack block's index 0, its system
-   * transactions); until then `pending` reads `latest`, as Base's RPC node does until index 0
-   * arrives. Read as properties, not through closures: they are on every `pending` read's path.
+   * The builder: its pending block as it is now (a new one opens at every seal), the index of a
+   * block's first pre-confirmation that takes user transactions (1 where index 0 holds only system
+   * ones), and whether the pending block still awaits that opening (an OP-stack block's index 0);
+   * until then `pending` reads `latest`, as Base's RPC node does until index 0 arrives. Read as
+   * properties, not through closures: they are on every `pending` read's path.
    */
   readonly builder: { readonly pending: PendingBlock; readonly awaitsOpening: boolean; readonly firstUserIndex: number }
   readonly safeLag: number

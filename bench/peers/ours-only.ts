@@ -25,8 +25,8 @@ export async function plainReads(chain: Chain, workload: Workload): Promise<Reco
  * For each read, its rate at `pending` over its rate at `latest`, measured side by side on a
  * chain whose pending block holds `count` pre-confirmed transfers, one from the holder. Each
  * measurement runs in a fresh process (pending-read-cost.ts), the median of {@link PROCESSES}:
- * in this one, after Hardhat's rounds, the JIT's state moved a ratio by ±10% from one run to
- * the next, while the engine's own extra work for `pending` is a few nanoseconds of ~200.
+ * in the bench's own process, after Hardhat's rounds, the JIT's state moved a ratio by ±10%
+ * from one run to the next, while the engine's own extra work for `pending` is a few nanoseconds of ~200.
  */
 export async function pendingOverLatest(workload: Workload, count: number): Promise<Record<ReadName, number>> {
   const script = fileURLToPath(new URL('pending-read-cost.ts', import.meta.url))

@@ -2,6 +2,7 @@
  * `eth_call`, `eth_createAccessList` and `eth_estimateGas` at a block, never changing state: each
  * on the call lane (its own EVM, time-boxed, letting ticks and other requests go on while it runs).
  */
+import { AccessListTracer, excludedAddresses } from '../execution/access-list-tracer.ts'
 import type { CallLane } from '../execution/call-lane.ts'
 import { estimateGas } from '../execution/estimate-gas.ts'
 import { runCall, type CallOutcome, type CallRequest } from '../execution/run-call.ts'
@@ -12,7 +13,10 @@ import { readAccount } from '../state/state-source.ts'
 import { ZERO_ADDRESS } from '../types.ts'
 import type { BlockResolver, BlockSelector } from './block-resolver.ts'
 
-/** geth stops looking for a fixed point after this many runs. */
+/**
+ * geth runs until a run finds nothing new, within its RPC timeout. Each run's list holds the one
+ * before, so only a contract that reads more the more it is given gets this far; its last list stands.
+ */
 const MAX_ACCESS_LIST_ROUNDS = 10
 
 /** `eth_createAccessList`'s answer: the list, the gas a transaction with it uses, and how the last run ended. */
@@ -20,10 +24,6 @@ export interface AccessListResult {
   readonly accessList: AccessList
   readonly gasUsed: bigint
   readonly outcome: CallOutcome
-}
-
-function sameAccessList(a: AccessList, b: AccessList): boolean {
-  return JSON.stringify(a) === JSON.stringify(b)
 }
 
 /** Calls and gas estimates. */
@@ -45,18 +45,30 @@ export class Calls {
 
   /**
    * The access list `request` needs at `block`, found as geth's eth_createAccessList does: run
-   * with the list found so far until it stops changing; the gas used with the final list.
+   * with the list found so far, traced, until a run finds nothing new; the gas used with the
+   * final list. The list leaves out the sender, the recipient, the precompiles and the
+   * authorities (geth's addressesToExclude), from the request's own list too.
    */
   createAccessList(request: CallRequest, block: BlockSelector): Promise<AccessListResult> {
     return this.lane.run('call', async (run) => {
       const resolved = this.blocks.resolve(block)
       const state = run.base(resolved.state)
-      let accessList: AccessList = request.accessList ?? []
+      const { environment } = run
+      const from = request.from ?? ZERO_ADDRESS
+      const excluded = excludedAddresses(environment.evm, {
+        from,
+        to: request.to,
+        nonce: (await readAccount(state, from))?.nonce ?? 0n,
+        authorizationList: request.authorizationList ?? [],
+        chainId: environment.chainId.value,
+      })
+      let found = new AccessListTracer(request.accessList ?? [], excluded)
       for (let round = 0; ; round++) {
-        const outcome = await runCall({ ...request, accessList }, state, resolved.context, run.environment, { recordAccess: true })
-        const found = outcome.accessed ?? []
-        if (sameAccessList(found, accessList) || round === MAX_ACCESS_LIST_ROUNDS) return { accessList: found, gasUsed: outcome.gasUsed, outcome }
-        accessList = found
+        const accessList = found.accessList()
+        const tracer = new AccessListTracer(accessList, excluded)
+        const outcome = await tracer.during(environment.evm, () => runCall({ ...request, accessList }, state, resolved.context, environment))
+        if (tracer.sameAs(found) || round === MAX_ACCESS_LIST_ROUNDS) return { accessList, gasUsed: outcome.gasUsed, outcome }
+        found = tracer
       }
     })
   }

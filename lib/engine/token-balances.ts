@@ -1,12 +1,13 @@
 /**
  * Anvil's `anvil_dealERC20` and `anvil_setERC20Allowance`: set an ERC-20 balance or allowance by
  * finding the storage slot the token's own getter reads (a `balanceOf` / `allowance` call with
- * its storage accesses recorded, then each touched slot tried until the getter returns the
+ * its storage reads traced, then each touched slot tried until the getter returns the
  * value written there) and setting it at `latest` and `pending` at once.
  */
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Serializer } from '../clock/serializer.ts'
 import { ExecutionFailedError } from '../errors.ts'
+import { AccessListTracer } from '../execution/access-list-tracer.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runCall } from '../execution/run-call.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -55,8 +56,9 @@ export class TokenBalances {
     const { blocks, environment } = this.parts
     const { state, context } = blocks.resolve(TAG.latest)
     const request = { to: token, data: getter }
-    const probe = await runCall(request, state, context, environment, { recordAccess: true })
-    const touched = probe.accessed?.find((entry) => entry.address === token)?.storageKeys ?? []
+    const probe = new AccessListTracer([], new Set())
+    await probe.during(environment.evm, () => runCall(request, state, context, environment))
+    const touched = probe.accessList().find((entry) => entry.address === token)?.storageKeys ?? []
     for (const key of touched) {
       const slot = BigInt(key)
       const trial = new StateLayer(state)

@@ -1,15 +1,20 @@
 /**
  * The opcode bytes the devnet's own EVM code names: the handlers it installs (word-opcodes,
- * halt-opcodes, evm-pacing), its step loop and interpreter (interpreter-loop, interpreter-factory)
- * and what the tracer hooks single out (evm-hooks). The EVM's table has the rest.
+ * halt-opcodes, evm-pacing), its step loop and interpreter (interpreter-loop, interpreter-factory),
+ * what the tracer hooks single out (evm-hooks) and the opcodes the access list tracer reads
+ * (access-list-tracer). The EVM's table has the rest.
  */
 
 export const STOP = 0x00
 export const KECCAK256 = 0x20
 export const ADDRESS = 0x30
 export const ORIGIN = 0x32
+export const BALANCE = 0x31
 export const CALLER = 0x33
 export const CALLDATALOAD = 0x35
+export const EXTCODESIZE = 0x3b
+export const EXTCODECOPY = 0x3c
+export const EXTCODEHASH = 0x3f
 /** geth still calls 0x44 DIFFICULTY in its traces. */
 export const PREVRANDAO = 0x44
 export const MLOAD = 0x51

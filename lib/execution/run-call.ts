@@ -55,23 +55,8 @@ export interface CallOutcome {
   readonly peakGasUsed: bigint
   /** Undefined on success. */
   readonly error: EVMError | undefined
-  /** With `recordAccess`: the addresses and storage slots the run touched beyond those warm from the start. */
-  readonly accessed?: AccessList
   /** The throwaway layer the call ran on: its writes over the view it was given (gas bought in full and none refunded, unless a traced call settled it). */
   readonly state: StateLayer
-}
-
-/** What a call run records besides its outcome. */
-export interface CallOptions {
-  /** Record the EIP-2930 access list of the run (`eth_createAccessList`). */
-  readonly recordAccess?: boolean
-}
-
-/** The access list the journal recorded, sorted by address and slot (geth sorts it too). */
-function recordedAccess(recorded: Map<string, Set<string>>): AccessList {
-  return [...recorded]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([address, slots]) => ({ address: `0x${address}` as Address, storageKeys: [...slots].sort().map((slot) => `0x${slot.padStart(64, '0')}` as Hex) }))
 }
 
 /** The call's outcome as an `eth_call` answer: the return data, or the error geth would send. */
@@ -140,7 +125,6 @@ export async function runCall(
   view: StateView,
   block: BlockContext,
   environment: ExecutionEnvironment,
-  options: CallOptions = {},
 ): Promise<CallOutcome> {
   const { evm } = environment
   const from = request.from ?? ZERO_ADDRESS
@@ -172,8 +156,6 @@ export async function runCall(
   // authorizations apply, so a self-sponsored EIP-7702 authorization (nonce + 1) is valid here too.
   layer.putAccount(from, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: balance - gas * price }))
 
-  const journal = evm.journal as { accessList?: Map<string, Set<string>>; startReportingAccessList(): void }
-  if (options.recordAccess === true) journal.startReportingAccessList()
   prepareRun(evm, from, request.to, block.coinbase, request.accessList ?? [])
   const authorizationRefund = await applyAuthorizations(request.authorizationList ?? [], layer, environment)
 
@@ -189,8 +171,6 @@ export async function runCall(
     skipNonceIncrement: true,
   })
   evm.journal.cleanJournal()
-  const accessed = journal.accessList === undefined ? undefined : recordedAccess(journal.accessList)
-  journal.accessList = undefined
   const execution = result.execResult
   const peakGasUsed = execution.executionGasUsed + intrinsic
   const refund = (execution.gasRefund ?? 0n) + authorizationRefund
@@ -202,6 +182,5 @@ export async function runCall(
     peakGasUsed: peakGasUsed > floor ? peakGasUsed : floor,
     error: execution.exceptionError,
     state: layer,
-    ...(accessed === undefined ? {} : { accessed }),
   }
 }

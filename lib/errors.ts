@@ -36,7 +36,8 @@ export const RPCErrorCode = {
   simulateBlockNumberInvalid: -38020,
   simulateBlockTimestampInvalid: -38021,
   simulateMaxInitCodeSizeExceeded: -38025,
-  simulateClientLimitExceeded: -38026,
+  /** geth's errCodeClientLimitExceeded: a request past a size limit (eth_simulateV1's blocks and calls, eth_getStorageValues' slots). */
+  clientLimitExceeded: -38026,
   /** geth's code for a simulated call that failed in the EVM other than by reverting (in its result). */
   simulateVMError: -32015,
 } as const
@@ -280,6 +281,14 @@ export class SimulationError extends RPCError {
   override name = 'SimulationError'
   constructor(code: SimulationErrorCode, message: string) {
     super(code, message)
+  }
+}
+
+/** -38026 (geth's clientLimitExceededError): a request larger than the node serves, with geth's text. */
+export class ClientLimitExceededError extends RPCError {
+  override name = 'ClientLimitExceededError'
+  constructor(message: string) {
+    super(RPCErrorCode.clientLimitExceeded, message)
   }
 }
 

@@ -81,12 +81,12 @@ const EMPTY_BLOCK: SimulatedBlockRequest = { calls: [] }
 /** geth's request limits, checked before anything runs. */
 function checkLimits(blocks: readonly SimulatedBlockRequest[]): void {
   if (blocks.length === 0) throw new InvalidParamsError('empty input')
-  if (blocks.length > MAX_BLOCKS) throw new SimulationError(RPCErrorCode.simulateClientLimitExceeded, 'too many blocks')
+  if (blocks.length > MAX_BLOCKS) throw new SimulationError(RPCErrorCode.clientLimitExceeded, 'too many blocks')
   let total = 0
   for (const { calls } of blocks) {
-    if (calls.length > MAX_CALLS_PER_BLOCK) throw new SimulationError(RPCErrorCode.simulateClientLimitExceeded, `too many calls in block: ${calls.length} > ${MAX_CALLS_PER_BLOCK}`)
+    if (calls.length > MAX_CALLS_PER_BLOCK) throw new SimulationError(RPCErrorCode.clientLimitExceeded, `too many calls in block: ${calls.length} > ${MAX_CALLS_PER_BLOCK}`)
     total += calls.length
-    if (total > MAX_CALLS) throw new SimulationError(RPCErrorCode.simulateClientLimitExceeded, `too many calls: ${total} > ${MAX_CALLS}`)
+    if (total > MAX_CALLS) throw new SimulationError(RPCErrorCode.clientLimitExceeded, `too many calls: ${total} > ${MAX_CALLS}`)
   }
 }
 
@@ -98,7 +98,7 @@ function planBlocks(blocks: readonly SimulatedBlockRequest[], base: SealedBlock)
   for (const request of blocks) {
     const target = request.blockOverrides?.number ?? number + 1n
     if (target <= number) throw new SimulationError(RPCErrorCode.simulateBlockNumberInvalid, `block numbers must be in order: ${target} <= ${number}`)
-    if (target - base.header.number > MAX_BLOCKS) throw new SimulationError(RPCErrorCode.simulateClientLimitExceeded, 'too many blocks')
+    if (target - base.header.number > MAX_BLOCKS) throw new SimulationError(RPCErrorCode.clientLimitExceeded, 'too many blocks')
     for (number++; number < target; number++) planned.push({ number, time: (time += TIMESTAMP_INCREMENT), request: EMPTY_BLOCK })
     const given = request.blockOverrides?.time
     if (given !== undefined && given <= time) throw new SimulationError(RPCErrorCode.simulateBlockTimestampInvalid, `block timestamps must be in order: ${given} <= ${time}`)

@@ -37,6 +37,7 @@ const readTargets: Readonly<Record<string, ReadTarget>> = {
   eth_getBalance: state(1),
   eth_getCode: state(1),
   eth_getStorageAt: state(2),
+  eth_getStorageValues: state(1),
   eth_getTransactionCount: state(1),
   eth_call: state(1),
   eth_estimateGas: state(1),

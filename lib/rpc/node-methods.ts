@@ -105,6 +105,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_requestAccounts: accounts,
   hardhat_metadata: method([], ({ engine }) => metadata(engine)),
   anvil_metadata: method([], ({ engine }) => metadata(engine)),
+  // Anvil's: the first block's timestamp in seconds, as a JSON number (Anvil's u64).
+  anvil_getGenesisTime: method([], ({ engine }) => Number(engine.blocks.byNumber(engine.blocks.firstNumber)!.header.timestamp)),
   anvil_nodeInfo: method([], ({ engine }) => {
     const { head } = engine.blocks
     const { context } = engine.blocks.pending

@@ -18,20 +18,31 @@ const setNonce = (answer: null | true): MethodDefinition =>
     return answer
   })
 
+const setBalance = (answer: null | true): MethodDefinition =>
+  method([address, required('1 (balance)', parseQuantityLike)], async ({ engine }, account, balance) => {
+    await engine.controls.setBalance(account, balance)
+    return answer
+  })
+
+const addBalance = (answer: null | true): MethodDefinition =>
+  method([address, required('1 (amount)', parseQuantityLike)], async ({ engine }, account, amount) => {
+    await engine.controls.addBalance(account, amount)
+    return answer
+  })
+
+const dealERC20 = (answer: null | true): MethodDefinition =>
+  method([address, required('1 (token)', parseAddress), required('2 (amount)', parseQuantityLike)], async ({ engine }, owner, token, amount) => {
+    await engine.tokens.deal(owner, token, amount)
+    return answer
+  })
+
 /** Every state control, by RPC name. */
 export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
-  ...anvilAndHardhat('setBalance', (answer) =>
-    method([address, required('1 (balance)', parseQuantityLike)], async ({ engine }, account, balance) => {
-      await engine.controls.setBalance(account, balance)
-      return answer
-    }),
-  ),
-  ...anvilAndHardhat('addBalance', (answer) =>
-    method([address, required('1 (amount)', parseQuantityLike)], async ({ engine }, account, amount) => {
-      await engine.controls.addBalance(account, amount)
-      return answer
-    }),
-  ),
+  ...anvilAndHardhat('setBalance', setBalance),
+  ...anvilAndHardhat('addBalance', addBalance),
+  // Anvil's aliases (Tenderly's names), answering as Anvil's own names do.
+  tenderly_setBalance: setBalance(null),
+  tenderly_addBalance: addBalance(null),
   ...anvilAndHardhat('setNonce', setNonce),
   // Anvil's alias of anvil_setNonce (Ganache's name).
   evm_setAccountNonce: setNonce(null),
@@ -48,12 +59,9 @@ export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
       return true
     }),
   ),
-  ...anvilAndHardhat('dealERC20', (answer) =>
-    method([address, required('1 (token)', parseAddress), required('2 (amount)', parseQuantityLike)], async ({ engine }, owner, token, amount) => {
-      await engine.tokens.deal(owner, token, amount)
-      return answer
-    }),
-  ),
+  ...anvilAndHardhat('dealERC20', dealERC20),
+  // Anvil's alias of anvil_dealERC20.
+  anvil_setERC20Balance: dealERC20(null),
   anvil_setERC20Allowance: method(
     [address, required('1 (spender)', parseAddress), required('2 (token)', parseAddress), required('3 (amount)', parseQuantityLike)],
     async ({ engine }, owner, spender, token, amount) => {

@@ -1,6 +1,6 @@
 /**
  * Sending transactions and finding them again: raw and wallet-signed sends, the EIP-7966 sync
- * send, lookups by hash and by sender and nonce, receipts and Base's transaction status.
+ * sends, lookups by hash and by sender and nonce, receipts and Base's transaction status.
  */
 import type { ChainView } from '../engine/engine.ts'
 import type { ExecutedLocation } from '../engine/lookups.ts'
@@ -29,6 +29,9 @@ function parseSyncTimeout(value: unknown, name: string): number {
   return timeout
 }
 
+/** The sync sends' wait for the receipt, in ms: {@link MAX_SYNC_TIMEOUT_MS} at most, and when omitted. */
+const syncTimeout = optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)
+
 /** The receipt of a pre-confirmed (block hash: 32 zero bytes) or sealed transaction. */
 export function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {
   return formatReceipt(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
@@ -48,12 +51,12 @@ export const transactionMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_sendRawTransaction: method([required('0 (transaction)', parseData)], ({ engine }, raw) => engine.intake.submitRaw(raw)),
   // An OP-stack chain's simulated L1→L2 deposit: queued for the next block's first pre-confirmation; returns its hash.
   preconf_deposit: method([required('0 (deposit)', parseDepositRequest)], ({ engine }, request) => engine.intake.simulateDeposit(request)),
-  eth_sendRawTransactionSync: method(
-    [required('0 (transaction)', parseData), optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)],
-    async ({ engine, view }, raw, timeoutMs) => {
-      const hash = await engine.intake.submitRaw(raw)
-      return formatLocationReceipt(await view.lookups.waitForPreconfirmation(hash, timeoutMs))
-    },
+  eth_sendRawTransactionSync: method([required('0 (transaction)', parseData), syncTimeout], async ({ engine, view }, raw, timeoutMs) =>
+    formatLocationReceipt(await view.lookups.waitForPreconfirmation(await engine.intake.submitRaw(raw), timeoutMs)),
+  ),
+  // Anvil's: eth_sendTransaction (a dev or impersonated account signs), then the wait of eth_sendRawTransactionSync.
+  eth_sendTransactionSync: method([required('0 (transaction)', parseCallRequest), syncTimeout], async ({ engine, view }, request, timeoutMs) =>
+    formatLocationReceipt(await view.lookups.waitForPreconfirmation(await engine.intake.submitRequest(request), timeoutMs)),
   ),
   eth_sendTransaction: method([required('0 (transaction)', parseCallRequest)], ({ engine }, request) => engine.intake.submitRequest(request)),
 

@@ -18,7 +18,7 @@ export type JsonRpcResponse =
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: RPCErrorObject }
 
 /** The methods that submit a transaction: under load they wait for their turn after every other request. */
-const SUBMISSIONS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendRawTransactionSync'])
+const SUBMISSIONS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendRawTransactionSync', 'eth_sendTransactionSync'])
 
 /** Whether a request body (one request or a batch) submits a transaction. */
 export function requestKind(body: unknown): RequestKind {

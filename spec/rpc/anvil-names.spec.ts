@@ -1,6 +1,8 @@
 /**
  * The names Anvil answers besides the usual ones (`eth_networkId`, `eth_requestAccounts`,
- * `evm_setAccountNonce`, `hardhat_dumpState` / `hardhat_loadState`), the raw transactions by
+ * `evm_setAccountNonce`, `tenderly_setBalance` / `tenderly_addBalance`, `hardhat_dumpState` /
+ * `hardhat_loadState`; `eth_sendTransactionSync`, `eth_getStorageValues`,
+ * `anvil_getGenesisTime`), the raw transactions by
  * block and position and a transaction by sender and nonce (reth's, which cast sends), checked
  * against Anvil 1.7.1 taking the same steps.
  */
@@ -32,6 +34,20 @@ async function answers(request: Request, mine: (hash: string) => Promise<void>):
     bySenderAndUnusedNonce: await request('eth_getTransactionBySenderAndNonce', [ALICE, '0x9']),
     setAccountNonce: await request('evm_setAccountNonce', [BOB, '0x7']),
     nonceAfter: await request('eth_getTransactionCount', [BOB, 'latest']),
+    tenderlySetBalance: await request('tenderly_setBalance', [BOB, '0x64']),
+    tenderlyAddBalance: await request('tenderly_addBalance', [BOB, '0x1']),
+    balanceAfter: await request('eth_getBalance', [BOB, 'latest']),
+    genesisTimeIsFirstBlocks: (await request('anvil_getGenesisTime')) === Number((await request<{ timestamp: string }>('eth_getBlockByNumber', ['0x0', false])).timestamp),
+    storageValues: await (async () => {
+      await request('anvil_setStorageAt', [BOB, '0x1', `0x${'0'.repeat(62)}2a`])
+      const slots = [`0x${'0'.repeat(63)}1`, `0x${'0'.repeat(63)}2`]
+      return request('eth_getStorageValues', [{ [BOB]: slots, [ALICE]: slots.slice(1) }, 'latest'])
+    })(),
+    syncReceipt: await (async () => {
+      const receipt = await request<Record<string, unknown>>('eth_sendTransactionSync', [{ from: ALICE, to: BOB, value: '0x1' }])
+      const { status, from, to, gasUsed, transactionIndex, type } = receipt
+      return { status, from, to, gasUsed, transactionIndex, type, includedInLatest: receipt.blockNumber === (await request('eth_blockNumber')) }
+    })(),
   }
 }
 
@@ -83,6 +99,42 @@ describe("rpc: Anvil's other names, and raw transactions by position", () => {
 
   it('evm_setAccountNonce sets the nonce and answers null, as anvil_setNonce', () => {
     expect(ours).to.include({ setAccountNonce: null, nonceAfter: '0x7' })
+  })
+
+  it("tenderly_setBalance and tenderly_addBalance are Anvil's aliases of the balance setters (answering null)", () => {
+    expect(ours).to.include({ tenderlySetBalance: null, tenderlyAddBalance: null, balanceAfter: '0x65' })
+  })
+
+  it('anvil_getGenesisTime is the first block\'s timestamp as a JSON number', () => {
+    expect(ours.genesisTimeIsFirstBlocks).to.equal(true)
+  })
+
+  it('eth_getStorageValues answers each address\'s slots as 32-byte words, keyed by the lowercase address', () => {
+    expect(ours.storageValues).to.deep.equal({ [BOB]: [`0x${'0'.repeat(62)}2a`, `0x${'0'.repeat(64)}`], [ALICE]: [`0x${'0'.repeat(64)}`] })
+  })
+
+  it("eth_getStorageValues: the block defaults to latest (geth's); geth's limits and texts", async () => {
+    const fail = (params: unknown[]) => chain.request({ method: 'eth_getStorageValues', params }).then(() => ({}) as { code?: number; message?: string }, (caught: { code?: number; message?: string }) => caught)
+    expect(await chain.request({ method: 'eth_getStorageValues', params: [{ [BOB]: [`0x${'0'.repeat(63)}1`] }] })).to.deep.equal({ [BOB]: [`0x${'0'.repeat(62)}2a`] })
+    expect(await fail([{}])).to.include({ code: -32602, message: 'empty request' })
+    expect(await fail([{ [BOB]: Array.from({ length: 1025 }, () => `0x${'0'.repeat(64)}`) }])).to.include({ code: -38026, message: 'too many slots (max 1024)' })
+    expect((await fail([{ [BOB]: ['0x1'] }])).code).to.equal(-32602)
+    expect((await fail([{ nobody: [] }])).code).to.equal(-32602)
+  })
+
+  it('eth_sendTransactionSync sends from a dev account and answers the receipt once the transaction is in', () => {
+    expect(ours.syncReceipt).to.deep.include({ status: '0x1', from: ALICE, to: BOB, gasUsed: '0x5208', includedInLatest: true })
+  })
+
+  it('anvil_setERC20Balance is anvil_dealERC20', async () => {
+    const other = await createChain({ mining: 'auto' })
+    // A token whose balanceOf(owner) reads mapping slot 0: balances[owner] at keccak(owner . 0).
+    const code = '0x60043560005260006020526040600020545f5260205ff3'
+    await other.request({ method: 'anvil_setCode', params: [BOB, code] })
+    expect(await other.request({ method: 'anvil_setERC20Balance', params: [ALICE, BOB, '0x3e8'] })).to.equal(null)
+    const balanceOf = async (owner: string) => BigInt((await other.request({ method: 'eth_call', params: [{ to: BOB, data: `0x70a08231${owner.slice(2).padStart(64, '0')}` }] })) as string)
+    expect(await balanceOf(ALICE)).to.equal(1000n)
+    expect(await balanceOf(BOB)).to.equal(0n)
   })
 
   it('hardhat_dumpState and hardhat_loadState are anvil_dumpState and anvil_loadState', async () => {

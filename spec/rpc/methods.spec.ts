@@ -10,7 +10,7 @@ function readmeMethods(): Set<string> {
   expect(start, 'README.md has a "JSON-RPC methods" section').to.be.greaterThan(-1)
   const section = readme.slice(start, end)
   // A method cell: `name` or `name [params]`, the name prefixed by its namespace.
-  const names = [...section.matchAll(/`((?:eth|net|web3|debug|trace|txpool|personal|evm|anvil|hardhat|preconf|service|base|ots|erigon)_\w+)(?: [^`]*)?`/g)].map((match) => match[1])
+  const names = [...section.matchAll(/`((?:eth|net|web3|debug|trace|txpool|personal|evm|anvil|hardhat|tenderly|preconf|service|base|ots|erigon)_\w+)(?: [^`]*)?`/g)].map((match) => match[1])
   return new Set(names)
 }
 

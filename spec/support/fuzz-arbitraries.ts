@@ -44,6 +44,8 @@ export type Kind =
   | 'storageKeys'
   /** `anvil_reorg`'s `[[transaction, block], …]`: only its being an array is judged here. */
   | 'placements'
+  /** eth_getStorageValues' `{ address: [slot, …] }` (32-byte slots). */
+  | 'storageRequests'
 
 /** One positional parameter: the name in geth's `invalid argument N (name)`, its kind, a valid value. */
 export interface ParamSpec {
@@ -90,6 +92,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_sendRawTransaction: [p('0 (transaction)', 'data', true, '0x00')],
   eth_sendRawTransactionSync: [p('0 (transaction)', 'data', true, '0x00'), p('1 (timeout ms)', 'syncTimeout', false, '0x0')],
   eth_sendTransaction: [p('0 (transaction)', 'transaction', true, { to: BOB })],
+  eth_sendTransactionSync: [p('0 (transaction)', 'transaction', true, { to: BOB }), p('1 (timeout ms)', 'syncTimeout', false, '0x0')],
   // An OP-stack chain's simulated deposit; the fuzzed chain is a plain one, which refuses deposits (-32000).
   preconf_deposit: [p('0 (deposit)', 'object', true, { to: BOB })],
   eth_getLogs: [p('0 (filter)', 'filter', true, {})],
@@ -120,6 +123,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   hardhat_getAutomine: [],
   ...twins('mine', [p('0 (blocks)', 'count', false, '0x1'), p('1 (interval seconds)', 'quantity', false, '0x1')]),
   ...twins('setBalance', [p('0 (address)', 'address', true, BOB), p('1 (balance)', 'quantity', true, '0x0')]),
+  tenderly_setBalance: [p('0 (address)', 'address', true, BOB), p('1 (balance)', 'quantity', true, '0x0')],
   ...twins('setNonce', [p('0 (address)', 'address', true, BOB), p('1 (nonce)', 'quantity', true, '0x0')]),
   evm_setAccountNonce: [p('0 (address)', 'address', true, BOB), p('1 (nonce)', 'quantity', true, '0x0')],
   ...twins('setCode', [p('0 (address)', 'address', true, BOB), p('1 (code)', 'data', true, '0x')]),
@@ -160,6 +164,8 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   eth_getProof: [p('0 (address)', 'address', true, ALICE), p('1 (storageKeys)', 'storageKeys', true, []), p('2 (block)', 'block', false, 'latest')],
   eth_getAccount: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
   eth_getAccountInfo: [p('0 (address)', 'address', true, ALICE), p('1 (block)', 'block', false, 'latest')],
+  eth_getStorageValues: [p('0 (requests)', 'storageRequests', true, { [ALICE]: [ZERO_HASH] }), p('1 (block)', 'block', false, 'latest')],
+  anvil_getGenesisTime: [],
   eth_simulateV1: [p('0 (payload)', 'object', true, { blockStateCalls: [{ calls: [] }] }), p('1 (block)', 'block', false, 'latest')],
   // The mempool (geth's txpool namespace).
   txpool_status: [],
@@ -211,7 +217,9 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   anvil_setIntervalMining: [p('0 (seconds)', 'count', true, '0x2')],
   anvil_getIntervalMining: [],
   ...twins('addBalance', [p('0 (address)', 'address', true, BOB), p('1 (amount)', 'quantity', true, '0x0')]),
+  tenderly_addBalance: [p('0 (address)', 'address', true, BOB), p('1 (amount)', 'quantity', true, '0x0')],
   ...twins('dealERC20', [p('0 (address)', 'address', true, BOB), p('1 (token)', 'address', true, BOB), p('2 (amount)', 'quantity', true, '0x0')]),
+  anvil_setERC20Balance: [p('0 (address)', 'address', true, BOB), p('1 (token)', 'address', true, BOB), p('2 (amount)', 'quantity', true, '0x0')],
   anvil_setERC20Allowance: [p('0 (address)', 'address', true, BOB), p('1 (spender)', 'address', true, ALICE), p('2 (token)', 'address', true, BOB), p('3 (amount)', 'quantity', true, '0x0')],
   ...twins('autoImpersonateAccount', [p('0 (enabled)', 'boolean', true, false)]),
   ...twins('setCoinbase', [p('0 (address)', 'address', true, BOB)]),
@@ -307,6 +315,8 @@ export const READ_ONLY_METHODS = [
   'eth_getProof',
   'eth_getAccount',
   'eth_getAccountInfo',
+  'eth_getStorageValues',
+  'anvil_getGenesisTime',
   'eth_simulateV1',
   'txpool_status',
   'txpool_content',
@@ -499,6 +509,11 @@ export function maybeValid(kind: Kind, value: unknown): boolean {
       return Array.isArray(value) && value.every((key) => typeof key === 'string')
     case 'placements':
       return Array.isArray(value)
+    case 'storageRequests':
+      return (
+        isPlainObject(value) &&
+        Object.entries(value as Record<string, unknown>).every(([key, slots]) => ADDRESS.test(key) && Array.isArray(slots) && slots.every((slot) => typeof slot === 'string' && HASH.test(slot)))
+      )
   }
 }
 

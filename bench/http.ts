@@ -17,8 +17,12 @@ const CONCURRENCY = 32
 /** What a load run measured: requests per second, how many failed, and the first failure's text. */
 export interface LoadResult {
   rate: number
+  /** Requests answered. */
+  requests: number
   errors: number
   firstError?: string
+  /** The server process's CPU time per request answered, in µs, where it could be read. */
+  serverMicros?: number
 }
 
 /** Requests per second the load generator achieves against `url` with `bodies`, `concurrency` in flight. */
@@ -27,12 +31,13 @@ export async function loadTest(url: string, bodies: string[], durationMs = 3000,
   writeFileSync(file, `${bodies.join('\n')}\n`)
   const args = ['--import', 'tsx', join(here, 'http-load.ts'), url, file, String(concurrency), String(durationMs)]
   const { requests, seconds, errors, firstError } = await jsonFromChild<{ requests: number; seconds: number; errors: number; firstError?: string }>(args)
-  return { rate: requests / seconds, errors, firstError }
+  return { rate: requests / seconds, requests, errors, firstError }
 }
 
-/** A server in a child process of its own, as a user runs it: its URL, and how to stop it. */
+/** A server in a child process of its own, as a user runs it: its URL, its process id, and how to stop it. */
 export interface ServerProcess {
   readonly url: string
+  readonly pid: number | undefined
   close(): Promise<void>
 }
 
@@ -49,7 +54,7 @@ function spawnServer(args: readonly string[]): Promise<ServerProcess> {
     child.stdout.on('data', (chunk) => {
       output += chunk
       const url = /http:\/\/[\d.]+:\d+/.exec(output)?.[0]
-      if (url !== undefined) resolve({ url, close })
+      if (url !== undefined) resolve({ url, pid: child.pid, close })
     })
     void exited.then(() => reject(new Error(`node ${args.join(' ')} exited before serving: ${output}`)))
   })

@@ -50,7 +50,7 @@ export async function startAnvil(binary: string, args: readonly string[]): Promi
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await exited
   }
-  const node = httpNode(`Anvil ${VERSION} over HTTP`, `http://127.0.0.1:${port}`, close)
+  const node = httpNode(`Anvil ${VERSION} over HTTP`, `http://127.0.0.1:${port}`, close, child.pid)
   const reason = await ready(node, child)
   if (reason !== undefined) {
     await close()

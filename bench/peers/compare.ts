@@ -8,7 +8,7 @@
  * are printed all the same.
  */
 import type { Chain } from 'preconf-devnet'
-import { cliServer } from '../http.ts'
+import { cliServer, type LoadResult } from '../http.ts'
 import { median } from '../measure.ts'
 import { findAnvil, startAnvil } from './anvil.ts'
 import { loadHardhat } from './hardhat.ts'
@@ -17,7 +17,7 @@ import type { InstalledPeer } from './install.ts'
 import { pendingOverLatest, plainReads, PROCESSES } from './ours-only.ts'
 import { echoNode, httpPhases, readResults, type HttpFigures } from './over-http.ts'
 import { READS } from './reads.ts'
-import { notice, ours, printTable, versus } from './report.ts'
+import { notice, ours, printTable, versus, versusCost } from './report.ts'
 import { runRounds, type Contender } from './rounds.ts'
 import { httpNode, type RpcNode } from './rpc-node.ts'
 import { ANVIL_ARGUMENTS, CLI_ARGUMENTS, createOurs, SETTINGS, type NodeSettings } from './settings.ts'
@@ -82,13 +82,13 @@ export async function benchPeers(): Promise<void> {
 
 /** Ours in-process: `chain.request`, as an EIP-1193 client calls it. */
 function oursNode(chain: Chain): RpcNode {
-  return { name: 'ours in-process', request: (method, params) => chain.request({ method, params: params as unknown[] }), close: async () => {} }
+  return { name: 'ours in-process', request: (method, params) => chain.request({ method, params: params as unknown[] }), close: async () => {}, cpuSeconds: () => undefined }
 }
 
 /** Ours over HTTP: the CLI with the settings, a process of its own on a free loopback port (as Anvil runs). */
 async function oursServer(): Promise<RpcNode> {
   const cli = await cliServer(CLI_ARGUMENTS)
-  return httpNode('ours over HTTP (node dist/cli.js)', cli.url, () => cli.close())
+  return httpNode('ours over HTTP (node dist/cli.js)', cli.url, () => cli.close(), cli.pid)
 }
 
 /** Installs or finds a peer; on failure, prints why it is skipped and returns nothing. */
@@ -125,6 +125,30 @@ function recordOverHttp(echoRuns: HttpFigures[], oursRuns: HttpFigures[], peers:
       versus(label, 'req/s', value, peer.short, rateOf(peer.runs, key), target, failed(oursRuns, key, 'ours') + failed(peer.runs, key, peer.short))
     }
     if (peers.every((peer) => peer.runs.length === 0)) ours(label, value, 'req/s', undefined, failed(oursRuns, key))
+  }
+  recordServerCost(echoRuns, oursRuns, peers)
+}
+
+/**
+ * The server's own CPU time per request of each read and call (its process's, from /proc), ours
+ * against the echo floor and each peer in a process of its own. On a machine whose cores the
+ * load generator shares, the rates tie where the client is the bound; this says which server
+ * costs less.
+ */
+function recordServerCost(echoRuns: HttpFigures[], oursRuns: HttpFigures[], peers: Array<Contender<HttpFigures>>): void {
+  const costOf = (runs: HttpFigures[], key: keyof HttpFigures): number | undefined => {
+    // The echo floor runs the reads only.
+    const costs = runs.map((run) => (run[key] as LoadResult | undefined)?.serverMicros)
+    return costs.length === 0 || costs.includes(undefined) ? undefined : median(costs as number[])
+  }
+  for (const key of [...READS, 'call'] as const) {
+    const value = costOf(oursRuns, key)
+    if (value === undefined) continue
+    const label = `HTTP server CPU per ${key} request`
+    for (const [name, runs] of [['echo', echoRuns], ...peers.map((peer) => [peer.short, peer.runs] as const)] as const) {
+      const other = costOf(runs, key)
+      if (other !== undefined) versusCost(label, 'µs', value, name, other)
+    }
   }
 }
 

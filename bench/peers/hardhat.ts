@@ -47,7 +47,7 @@ export async function loadHardhat(): Promise<Hardhat> {
     installed,
     async inProcess(settings) {
       const network = await provider(settings)
-      return { name: `${description}, in-process`, request: (method, params) => network.request({ method, params }), close: async () => {} }
+      return { name: `${description}, in-process`, request: (method, params) => network.request({ method, params }), close: async () => {}, cpuSeconds: () => undefined }
     },
     async overHttp(settings) {
       const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider: await provider(settings) })

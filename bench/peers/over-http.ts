@@ -36,7 +36,11 @@ export function httpPhases(workload: Workload): Array<Phase<HttpFigures>> {
     name,
     async run(node) {
       if (warmUp) await loadTest(node.url!, bodies, WARM_UP_MS, IN_FLIGHT)
-      return { [name]: await loadTest(node.url!, bodies, LOAD_MS, IN_FLIGHT) }
+      const before = node.cpuSeconds()
+      const result = await loadTest(node.url!, bodies, LOAD_MS, IN_FLIGHT)
+      const after = node.cpuSeconds()
+      const serverMicros = before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1e6) / result.requests
+      return { [name]: { ...result, serverMicros } }
     },
   })
   const setup: Phase<HttpFigures> = {
@@ -87,7 +91,7 @@ export async function readResults(node: RpcNode, workload: Workload): Promise<Re
  */
 export async function echoNode(results: Readonly<Record<string, unknown>>): Promise<RpcNode> {
   const echo = await echoServer(results)
-  return httpNode('bare node:http JSON echo, answering the nodes\' results', echo.url, async () => echo.close())
+  return httpNode('bare node:http JSON echo, answering the nodes\' results', echo.url, async () => echo.close(), echo.pid)
 }
 
 function body(method: string, params: readonly unknown[]): string {

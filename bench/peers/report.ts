@@ -32,6 +32,16 @@ export function versus(label: string, unit: string, value: number, peerName: str
   rows.push({ figure: `${label} vs ${peerName}`, ours: `${format(value)} ${unit}`, peer: `${format(peer)} ${unit}`, ratio: `${ratio.toFixed(2)}x`, target: atLeast === undefined ? 'n/a' : `>= ${atLeast}x`, result: result() + (errors === '' ? '' : ' (failed requests: see the note)') })
 }
 
+/**
+ * Ours against a peer's cost (lower is better): the ratio ours / peer recorded without a
+ * target, as evidence beside a rate whose target it is not.
+ */
+export function versusCost(label: string, unit: string, value: number, peerName: string, peer: number): void {
+  const ratio = value / peer
+  record(`peers: ${label}, ours / ${peerName}`, ratio, 'x', undefined, `ours ${format(value)} ${unit}, ${peerName} ${format(peer)} ${unit}; lower is cheaper`)
+  rows.push({ figure: `${label} vs ${peerName}`, ours: `${format(value)} ${unit}`, peer: `${format(peer)} ${unit}`, ratio: `${ratio.toFixed(2)}x`, target: 'n/a (lower is cheaper)', result: '' })
+}
+
 /** A line in the table saying why a peer is missing, or what it is. */
 export function notice(text: string): void {
   process.stderr.write(`peers: ${text}\n`)

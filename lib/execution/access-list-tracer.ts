@@ -4,9 +4,11 @@
  * EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT and the four calls list the address they
  * name, unless it is excluded (the sender, the recipient, the precompiles and the authorities:
  * warm anyway). A contract created in the run is listed only when an opcode names it, as in geth
- * and Anvil: the EIP-2929 warm set would list every creation.
+ * and Anvil: the EIP-2929 warm set would list every creation. It listens by wrapping those
+ * opcodes' handlers in the run's EVM, so an opcode is seen only once its gas is paid (where geth's
+ * OnOpcode hook runs) and every other opcode runs as fast as untraced.
  */
-import type { InterpreterStep } from '@ethereumjs/evm'
+import type { EVM } from '@ethereumjs/evm'
 import { bigIntToUnpaddedBytes, bytesToBigInt, generateAddress, hexToBytes, MAX_UINT64 } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import type { AccessList, Authorization } from '../transactions/transaction.ts'
@@ -41,6 +43,29 @@ export function excludedAddresses(evm: DevnetEVM, { from, to, nonce, authorizati
   return excluded
 }
 
+type OpcodeMap = EVM['_opcodeMap']
+type OpHandler = OpcodeMap[number]['opHandler']
+/** What the tracer reads of the library's run state. */
+interface TracedRunState {
+  stack: { readonly length: number; peek(count: number): bigint[] }
+  interpreter: { getAddress(): { toString(): string } }
+}
+
+/** The opcodes the tracer reads, and how many stack words each needs before it reads any (geth's own checks). */
+const TRACED_OPCODES: ReadonlyArray<readonly [number, number]> = [
+  [SLOAD, 1],
+  [SSTORE, 1],
+  [EXTCODECOPY, 1],
+  [EXTCODEHASH, 1],
+  [EXTCODESIZE, 1],
+  [BALANCE, 1],
+  [SELFDESTRUCT, 1],
+  [DELEGATECALL, 5],
+  [CALL, 5],
+  [STATICCALL, 5],
+  [CALLCODE, 5],
+]
+
 function addressOf(word: bigint): Address {
   return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
 }
@@ -66,13 +91,21 @@ export class AccessListTracer {
     }
   }
 
-  /** Runs `body` with the tracer listening to `evm`'s steps. */
+  /** Runs `body` with the tracer reading the opcodes `evm` runs (its handlers wrapped for the run, then restored). */
   async during<T>(evm: DevnetEVM, body: () => Promise<T>): Promise<T> {
-    evm.events.on('step', this.onStep)
+    const opcodes = (evm as unknown as { _opcodeMap: OpcodeMap })._opcodeMap
+    const handlers = TRACED_OPCODES.map(([code]) => opcodes[code].opHandler)
+    TRACED_OPCODES.forEach(([code, depth], i) => {
+      const handler = handlers[i]!
+      opcodes[code].opHandler = ((runState: TracedRunState, common: unknown) => {
+        if (runState.stack.length >= depth) this.record(code, runState)
+        return (handler as (runState: unknown, common: unknown) => unknown)(runState, common)
+      }) as OpHandler
+    })
     try {
       return await body()
     } finally {
-      evm.events.off('step', this.onStep)
+      TRACED_OPCODES.forEach(([code], i) => (opcodes[code].opHandler = handlers[i]!))
     }
   }
 
@@ -108,27 +141,10 @@ export class AccessListTracer {
     if (!this.excluded.has(address)) this.slotsOf(address)
   }
 
-  private readonly onStep = (step: InterpreterStep): void => {
-    const { stack } = step
-    const length = stack.length
-    switch (step.opcode.code) {
-      case SLOAD:
-      case SSTORE:
-        if (length >= 1) this.slotsOf(step.address.toString() as Address).add(slotOf(stack[length - 1]!))
-        return
-      case EXTCODECOPY:
-      case EXTCODEHASH:
-      case EXTCODESIZE:
-      case BALANCE:
-      case SELFDESTRUCT:
-        if (length >= 1) this.addAddress(stack[length - 1]!)
-        return
-      case DELEGATECALL:
-      case CALL:
-      case STATICCALL:
-      case CALLCODE:
-        // geth asks for five words before it reads the second.
-        if (length >= 5) this.addAddress(stack[length - 2]!)
-    }
+  /** What the opcode `code` about to run names (geth's OnOpcode of the access list tracer). */
+  private record(code: number, { stack, interpreter }: TracedRunState): void {
+    if (code === SLOAD || code === SSTORE) this.slotsOf(interpreter.getAddress().toString() as Address).add(slotOf(stack.peek(1)[0]!))
+    else if (code === DELEGATECALL || code === CALL || code === STATICCALL || code === CALLCODE) this.addAddress(stack.peek(2)[1]!)
+    else this.addAddress(stack.peek(1)[0]!)
   }
 }

@@ -75,6 +75,18 @@ describe('execution: the access list tracer (eth_createAccessList)', () => {
     expect((await ask({ to: CODE_AT, authorizationList: [authorization] })).accessList).to.deep.equal([])
   })
 
+  it("lists an opcode only once its gas is paid, where geth's OnOpcode runs (Anvil's step hook runs before)", async () => {
+    await chain.request({ method: 'anvil_setCode', params: [CODE_AT, `0x${push(OTHER)}3100`] })
+    // 21000 intrinsic + 3 for PUSH20 leaves 100 gas for BALANCE's cold access (2600).
+    expect(await ask({ to: CODE_AT, gas: '0x526f' })).to.deep.equal({ accessList: [], gasUsed: '0x526f', error: 'out of gas' })
+    expect((await ask({ to: CODE_AT })).accessList).to.deep.equal([{ address: OTHER, storageKeys: [] }])
+  })
+
+  it('traces a long run at the speed of eth_call: an endless loop ends out of gas, not at the time box', async () => {
+    await chain.request({ method: 'anvil_setCode', params: [CODE_AT, '0x5b600056'] })
+    expect(await ask({ to: CODE_AT, gas: '0x1c9c380' })).to.deep.equal({ accessList: [], gasUsed: '0x1c9c380', error: 'out of gas' })
+  })
+
   it("drops the recipient from a given list, as geth's NewAccessListTracer does (Anvil keeps it)", async () => {
     await chain.request({ method: 'anvil_setCode', params: [CODE_AT, '0x00'] })
     const answer = await ask({ to: CODE_AT, accessList: [{ address: CODE_AT, storageKeys: [SLOT_ONE] }, { address: FROM, storageKeys: [] }] })

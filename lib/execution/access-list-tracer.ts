@@ -1,6 +1,7 @@
 /**
- * geth's access list tracer (eth/tracers/logger/access_list_tracer.go): each SLOAD and SSTORE lists its slot under the address whose storage the frame uses; BALANCE,
- * EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT and the four calls list the address they
+ * geth's access list tracer (eth/tracers/logger/access_list_tracer.go): each SLOAD and SSTORE
+ * lists its slot under the address whose storage the frame uses; BALANCE, EXTCODESIZE,
+ * EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT and the four calls list the address they
  * name, unless it is excluded (the sender, the recipient, the precompiles and the authorities:
  * warm anyway). A contract created in the run is listed only when an opcode names it, as in geth
  * and Anvil: the EIP-2929 warm set would list every creation. It listens by wrapping those

@@ -67,6 +67,16 @@ export class BlockSettings {
     this.state = { ...this.state, prevRandao: { value, blockNumber } }
   }
 
+  /** The settings as they are now (a state dump keeps them). */
+  get saved(): BlockSettingsState {
+    return this.state
+  }
+
+  /** Takes up settings a state dump kept. */
+  resume(state: BlockSettingsState): void {
+    this.state = state
+  }
+
   /** The settings as they are now, and how to restore them (world snapshots). */
   capture(): () => void {
     const state = this.state

@@ -175,6 +175,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   const schedule = new BlockSchedule(start, options.preconfIntervalMs, options.blockTimeMs, (nominalMs) => faults.tickJitter(nominalMs))
   if (continues) schedule.resume(restored.schedule, start)
   const settings = new BlockSettings(options.coinbase, options.blockGasLimit)
+  // A loaded state's settings win over the options, as Anvil's dumped block environment does.
+  if (restored?.settings !== undefined) settings.resume(restored.settings)
   // System transactions (an OP-stack chain's deposits) first, then the mempool.
   const sources: TransactionSource[] = rules.deposits === undefined ? [poolSource(pool)] : [rules.deposits, poolSource(pool)]
   const builder = new BlockBuilder(
@@ -258,7 +260,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     rules,
     faults,
     faultControls,
-    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture())),
+    dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture(), settings.saved)),
     close() {
       clock.stop()
       setup.upstream?.close()

@@ -3,11 +3,13 @@
  * block with its transactions and receipts, every key's versions block by block (so a read at
  * any sealed block answers as before, and one before where `--prune-history` stopped is refused
  * as before), what a fork's source fetched of the fork block's state,
- * and the clock with its block schedule. The mempool and what is pre-confirmed but not sealed are
+ * the clock with its block schedule, and the settings test controls made for the blocks to come
+ * (as Anvil's dump keeps its block environment). The mempool and what is pre-confirmed but not sealed are
  * not part of it, as Anvil's dump holds no pending transactions.
  */
 import type { SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
+import type { BlockSettingsState } from '../builder/block-settings.ts'
 import type { ScheduleState } from '../clock/block-schedule.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { HistoryEntry, KeyVersions, StateHistory } from '../state/state-history.ts'
@@ -24,6 +26,8 @@ export interface ChainState {
   readonly clockMs: number
   /** The block schedule when it was dumped. */
   readonly schedule: ScheduleState
+  /** The coinbase, gas limit and one-block base fee and prevRandao set for the blocks to come; absent in a dump made before they were kept. */
+  readonly settings?: BlockSettingsState
   /** The sealed blocks, from the first (genesis, or a fork's block) to the head. */
   readonly blocks: readonly SealedBlock[]
   /** Every address's versions: the chain's own writes, and before them what a fork's source held at the first block. */
@@ -46,6 +50,7 @@ export function captureChainState(
   chain: { readonly chainId: number; readonly preset: PresetName | undefined },
   clockMs: number,
   schedule: ScheduleState,
+  settings: BlockSettingsState,
 ): ChainState {
   const { chainId, preset } = chain
   const { blocks, history } = parts
@@ -73,6 +78,7 @@ export function captureChainState(
     ...(preset === undefined ? {} : { preset }),
     clockMs,
     schedule,
+    settings,
     blocks: [...blocks.all()],
     history: [...entries.values()],
     ...(historyFrom === undefined ? {} : { historyFrom }),

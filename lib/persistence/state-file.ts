@@ -4,6 +4,7 @@
  * ```
  * { "format": "preconf-devnet/state", "version": 1, "chainId": 31337, "preset"?: "base",   (an OP-stack chain's)
  *   "clock": { "now": ms, "schedule": { …the block schedule… } },
+ *   "blockSettings"?: { "coinbase", "gasLimit", "baseFee": null | { "value", "block" }, "prevRandao": null | { "value", "block" } },
  *   "fork": null | { "blockNumber", "blockHash" },   (a fork's dump: its first block is the upstream's)
  *   "blocks": [ { "hash", header fields, "size", "transactions": [ { "raw", "impersonated"?: sender, "status", "cumulativeGasUsed", "logs" } ] } ],
  *   "codes": { codeHash: code },
@@ -16,6 +17,7 @@
  * A file of another format, or of a newer version, is refused with a message that says so.
  */
 import type { Common } from '@ethereumjs/common'
+import type { BlockSettingsState } from '../builder/block-settings.ts'
 import { KECCAK256_NULL } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
@@ -26,7 +28,7 @@ import type { HistoryEntry, KeyVersions } from '../state/state-history.ts'
 import type { Address } from '../types.ts'
 import { blockFromRecord, blockRecord } from './block-records.ts'
 import type { ChainState } from './chain-state.ts'
-import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError } from './dump-fields.ts'
+import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
 
 /** The format's name and the newest version this code reads and writes. */
 export const STATE_FORMAT = 'preconf-devnet/state'
@@ -61,6 +63,7 @@ export function stateToJson(state: ChainState): Record<string, unknown> {
       },
     },
     // A fork's first block is the upstream's: its hash is taken as the upstream gave it.
+    ...(state.settings === undefined ? {} : { blockSettings: settingsToJson(state.settings) }),
     fork: state.blocks[0].header.number === 0n ? null : { blockNumber: hexQuantity(state.blocks[0].header.number), blockHash: state.blocks[0].hash },
     blocks: state.blocks.map(blockRecord),
     codes,
@@ -75,6 +78,32 @@ function accountVersion(block: number, account: AccountState | undefined, codes:
   const codeHash = toHex(account.codeHash)
   if (account.code.length > 0) codes[codeHash] ??= toHex(account.code)
   return [block, hexQuantity(account.nonce), hexQuantity(account.balance), codeHash]
+}
+
+/** The settings for the blocks to come, as the format writes them (one-block values with their block number). */
+function settingsToJson({ coinbase, gasLimit, baseFee, prevRandao }: BlockSettingsState): Record<string, unknown> {
+  return {
+    coinbase,
+    gasLimit: hexQuantity(gasLimit),
+    baseFee: baseFee === undefined ? null : { value: hexQuantity(baseFee.value), block: Number(baseFee.blockNumber) },
+    prevRandao: prevRandao === undefined ? null : { value: toHex(prevRandao.value), block: Number(prevRandao.blockNumber) },
+  }
+}
+
+/** The settings a dump's `blockSettings` holds, checked. */
+function settingsFromJson(value: unknown): BlockSettingsState {
+  const settings = objectAt(value, 'blockSettings')
+  const oneOff = <T>(entry: unknown, path: string, read: (value: unknown, path: string) => T) => {
+    if (entry === null) return undefined
+    const { value, block } = objectAt(entry, path)
+    return { value: read(value, `${path}.value`), blockNumber: BigInt(integerAt(block, `${path}.block`)) }
+  }
+  return {
+    coinbase: addressAt(settings.coinbase, 'blockSettings.coinbase'),
+    gasLimit: quantityAt(settings.gasLimit, 'blockSettings.gasLimit'),
+    baseFee: oneOff(settings.baseFee, 'blockSettings.baseFee', quantityAt),
+    prevRandao: oneOff(settings.prevRandao, 'blockSettings.prevRandao', wordAt),
+  }
 }
 
 const optionalQuantity = (value: bigint | undefined): string | null => (value === undefined ? null : hexQuantity(value))
@@ -124,6 +153,7 @@ export function stateFromJson(json: unknown, common: (chainId: number) => Common
       openOverride: nullableQuantity(schedule.openOverride, 'clock.schedule.openOverride'),
       timestampInterval: nullableQuantity(schedule.timestampInterval, 'clock.schedule.timestampInterval'),
     },
+    ...(file.blockSettings === undefined ? {} : { settings: settingsFromJson(file.blockSettings) }),
     blocks,
     history: historyFromJson(file, Number(blocks[blocks.length - 1].header.number)),
     ...(file.historyFrom === undefined ? {} : { historyFrom: historyFromAt(file.historyFrom, blocks) }),

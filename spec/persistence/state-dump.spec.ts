@@ -138,6 +138,29 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
     expect([next.number, next.transactions.length, next.hash, next.stateRoot, next.timestamp]).to.deep.equal(['0x6', 1, sourceNext.hash, sourceNext.stateRoot, sourceNext.timestamp])
   })
 
+  it("keeps the settings test controls made for the blocks to come (coinbase, gas limit, the next block's base fee and prevRandao), as Anvil's dump keeps its block environment; a dump from before them loads with the chain's own", async () => {
+    const source = await createChain()
+    const coinbase = '0x00000000000000000000000000000000000c0b1e'
+    const prevRandao = `0x${'42'.repeat(32)}`
+    await rpc(source, 'anvil_setCoinbase', coinbase)
+    await rpc(source, 'evm_setBlockGasLimit', '0x2000000')
+    await rpc(source, 'anvil_setNextBlockBaseFeePerGas', '0x3b9aca07')
+    await rpc(source, 'hardhat_setPrevRandao', prevRandao)
+    const dumped = (await source.dumpState()) as Hex
+    const loaded = await createChain({ state: dumped })
+    for (const chain of [source, loaded]) await chain.mine()
+    const block = await latestBlock(loaded)
+    expect([block.miner, block.gasLimit, block.baseFeePerGas, block.mixHash]).to.deep.equal([coinbase, '0x2000000', '0x3b9aca07', prevRandao])
+    expect(block.hash).to.equal((await latestBlock(source)).hash)
+    const json = jsonOfHex(dumped)
+    delete json.blockSettings
+    const older = await createChain({ state: hexOfJson(json) })
+    await older.mine()
+    const fresh = await createChain()
+    await fresh.mine()
+    expect([(await latestBlock(older)).miner, (await latestBlock(older)).gasLimit]).to.deep.equal([(await latestBlock(fresh)).miner, (await latestBlock(fresh)).gasLimit])
+  })
+
   it('a schedule that does not fit its clock (a seal long due, or never) is counted afresh from the clock: one block per block time, no backlog', async () => {
     const source = await createChain()
     for (const sealAt of [0, source.clock.now() - 20_000]) {

@@ -121,6 +121,13 @@ export const CORRUPTIONS: readonly Corruption[] = [
     message: /past the head 4/,
   },
   {
+    what: 'block settings whose coinbase is not an address',
+    make: edited((json) => {
+      json.blockSettings.coinbase = '0x1234'
+    }),
+    message: /blockSettings\.coinbase/,
+  },
+  {
     what: 'a preset this preconf-devnet does not know',
     make: edited((json) => {
       json.preset = 'mainnet'

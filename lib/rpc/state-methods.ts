@@ -1,12 +1,12 @@
 /** Reads of state at a block, and the calls and estimates run on it. */
 import { ClientLimitExceededError, InvalidParamsError } from '../errors.ts'
 import { callErrorMessage, callResultOrThrow } from '../execution/run-call.ts'
+import type { Address, Hex } from '../types.ts'
 import { formatCode } from './format-transaction.ts'
 import { invalidArgument, parseAddress, parseHash, toData, toQuantity, toWord } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 import { parseBlockTag, parseCallRequest, parseQuantityLike } from './params.ts'
-import type { Address, Hex } from '../types.ts'
 
 const stateOverrides = optional('2 (state overrides)', parseStateOverrides, () => undefined)
 const blockOverrides = optional('3 (block overrides)', parseBlockOverrides, () => undefined)

@@ -4,7 +4,7 @@
  * (measured at a fifth of a block's sealing on an OP-stack chain, where every block writes
  * L1Block's storage).
  */
-import type { Hex } from './types.ts'
+import type { Address, Hex } from './types.ts'
 
 /** Writes `value` big-endian into the `width` bytes of `out` from `offset` (the bytes must be zero; higher bits are dropped). */
 export function putUint(out: Uint8Array, offset: number, width: number, value: bigint): void {
@@ -42,4 +42,9 @@ export function toHex(bytes: Uint8Array): Hex {
     out[at + 1] = HEX_DIGITS[bytes[i] & 15]
   }
   return out.toString('latin1') as Hex
+}
+
+/** The address a 256-bit stack word names: its low 20 bytes, as lowercase hex (what BALANCE, EXTCODE* and the calls read). */
+export function addressOfWord(word: bigint): Address {
+  return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
 }

@@ -10,7 +10,7 @@
  */
 import type { EVM } from '@ethereumjs/evm'
 import { bigIntToUnpaddedBytes, bytesToBigInt, generateAddress, hexToBytes, MAX_UINT64 } from '@ethereumjs/util'
-import { toHex } from '../bytes.ts'
+import { addressOfWord, toHex } from '../bytes.ts'
 import type { AccessList, Authorization } from '../transactions/transaction.ts'
 import type { Address, Hex } from '../types.ts'
 import { authorityOf } from './authorizations.ts'
@@ -65,10 +65,6 @@ const TRACED_OPCODES: ReadonlyArray<readonly [number, number]> = [
   [STATICCALL, 5],
   [CALLCODE, 5],
 ]
-
-function addressOf(word: bigint): Address {
-  return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
-}
 
 function slotOf(word: bigint): Hex {
   return `0x${word.toString(16).padStart(64, '0')}` as Hex
@@ -137,7 +133,7 @@ export class AccessListTracer {
   }
 
   private addAddress(word: bigint): void {
-    const address = addressOf(word)
+    const address = addressOfWord(word)
     if (!this.excluded.has(address)) this.slotsOf(address)
   }
 

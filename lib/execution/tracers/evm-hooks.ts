@@ -7,6 +7,7 @@
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { addressOfWord } from '../../bytes.ts'
 import type { Address } from '../../types.ts'
 import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
@@ -44,10 +45,6 @@ interface OpenFrame {
   selfdestruct: FrameStart | undefined
 }
 
-function addressOf(word: bigint): Address {
-  return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
-}
-
 /** `size` bytes of memory from `offset`, zero-padded past its end (as the opcode would read them). */
 function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Uint8Array {
   if (size === 0n || offset + size > MEMORY_REACH) return new Uint8Array(0)
@@ -78,7 +75,7 @@ function frameOf(type: FrameType, step: InterpreterStep, depth: number, cost: bi
   const value = withValue ? at(2) : type === 'DELEGATECALL' ? callerValue : undefined
   const input = withValue ? memorySlice(step.memory, at(3), at(4)) : memorySlice(step.memory, at(2), at(3))
   const gas = calleeGas(at(0), step.gasLeft, cost) + (withValue && value !== 0n ? CALL_STIPEND : 0n)
-  return { depth, type, from, to: addressOf(at(1)), input, gas, value }
+  return { depth, type, from, to: addressOfWord(at(1)), input, gas, value }
 }
 
 /** One traced run's connection to the EVM; {@link detach} it when the run ends, however it ends. */
@@ -217,7 +214,7 @@ export class TraceSession {
     if (code === SELFDESTRUCT && top !== undefined) {
       return step.stateManager.getAccount(step.address).then((account) => {
         const from = step.address.toString() as Address
-        frame.selfdestruct = { depth: frame.depth + 1, type: 'SELFDESTRUCT', from, to: addressOf(top), input: new Uint8Array(0), gas: 0n, value: account?.balance ?? 0n }
+        frame.selfdestruct = { depth: frame.depth + 1, type: 'SELFDESTRUCT', from, to: addressOfWord(top), input: new Uint8Array(0), gas: 0n, value: account?.balance ?? 0n }
         this.report(step, frame, name, undefined)
       })
     }

@@ -6,7 +6,7 @@
  * forked chain loads each key once).
  */
 import { BIGINT_0 } from '@ethereumjs/util'
-import { toHex } from '../../bytes.ts'
+import { addressOfWord, toHex } from '../../bytes.ts'
 import { EMPTY_CODE } from '../../state/account.ts'
 import { readAccount, readStorage } from '../../state/state-source.ts'
 import type { StateView } from '../../state/state-view.ts'
@@ -49,10 +49,6 @@ export interface Touched {
 /** Opcodes whose top stack word names an account the run reads. */
 const ACCOUNT_OPERANDS = new Set(['BALANCE', 'EXTCODESIZE', 'EXTCODECOPY', 'EXTCODEHASH', 'SELFDESTRUCT'])
 const CALLS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL'])
-
-function addressOf(word: bigint): Address {
-  return `0x${BigInt.asUintN(160, word).toString(16).padStart(40, '0')}` as Address
-}
 
 /** `address` at `view`, with the values of `slots`. */
 export async function accountAt(view: StateView, address: Address, slots: Iterable<bigint>): Promise<AccountAt> {
@@ -103,9 +99,9 @@ export class PrestateTracer implements Tracer<Prestate> {
     const top = stack.length - 1
     if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) this.touch(step.address).add(stack[top])
     else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
-      this.touch(addressOf(stack[top]))
+      this.touch(addressOfWord(stack[top]))
       if (op === 'SELFDESTRUCT') this.selfdestructed.add(step.address)
-    } else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOf(stack[top - 1]))
+    } else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOfWord(stack[top - 1]))
   }
 
   onExit(end: FrameEnd): void {

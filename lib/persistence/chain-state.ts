@@ -2,10 +2,10 @@
  * A chain's whole state as a dump holds it (`anvil_dumpState`, `--dump-state`): every sealed
  * block with its transactions and receipts, every key's versions block by block (so a read at
  * any sealed block answers as before, and one before where `--prune-history` stopped is refused
- * as before), what a fork's source fetched of the fork block's state,
- * the clock with its block schedule, and the settings test controls made for the blocks to come
- * (as Anvil's dump keeps its block environment). The mempool and what is pre-confirmed but not sealed are
- * not part of it, as Anvil's dump holds no pending transactions.
+ * as before), what a fork's source fetched of the fork block's state, the clock with its block
+ * schedule, and the settings test controls made for the blocks to come (as Anvil's dump keeps
+ * its block environment). The mempool and what is pre-confirmed but not sealed are not part of
+ * it, as Anvil's dump holds no pending transactions.
  */
 import type { SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'

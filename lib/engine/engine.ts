@@ -35,6 +35,7 @@ import { EMPTY_STATE_SOURCE, heldAccount } from '../state/state-source.ts'
 import type { StateSource } from '../state/state-view.ts'
 import type { SealedBlock } from '../blocks/block.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
+import type { Address } from '../types.ts'
 import { TxPool } from '../txpool/txpool.ts'
 import { BlockResolver, TAG } from './block-resolver.ts'
 import { Calls } from './calls.ts'
@@ -103,6 +104,8 @@ export interface Engine extends ChainView {
   readonly upstream: UpstreamChain | undefined
   /** The chain's rules: Ethereum's, or an OP stack's (a preset). */
   readonly rules: ChainRules
+  /** The addresses of the precompiles the EVM runs: the hardfork's and the rules' own. */
+  readonly precompiles: readonly Address[]
   /** The failure modes in force (`--profile`, the fault switches, stalls and skipped ticks). */
   readonly faults: Faults
   /** Drops and stalls on request (`preconf_dropPreconfirmations`, `preconf_stall`). */
@@ -258,6 +261,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane, hardfork: options.hardfork }),
     upstream: setup.upstream,
     rules,
+    precompiles: [...environment.evm.precompiles.keys()].map((key): Address => `0x${key}`),
     faults,
     faultControls,
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture(), settings.saved)),

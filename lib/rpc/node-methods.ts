@@ -8,6 +8,7 @@ import { keccak256 } from '../crypto/keccak.ts'
 import type { Engine } from '../engine/engine.ts'
 import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
 import { feeHistory } from './fee-history.ts'
+import { chainConfig } from './chain-config.ts'
 import { BLOB_BASE_FEE } from './format-transaction.ts'
 import { describeValue, invalidArgument, parseData, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
@@ -90,6 +91,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   net_listening: method([], () => true),
   net_peerCount: method([], () => '0x0'),
   eth_chainId: method([], ({ engine }) => toQuantity(engine.chainId)),
+  eth_config: method([], ({ engine }) => chainConfig(engine)),
   // Anvil takes a JSON number (u64); a hex quantity is taken too. Answers null, as Anvil does.
   anvil_setChainId: method([required('0 (chain id)', parseChainId)], async ({ engine }, chainId) => {
     await engine.controls.setChainId(BigInt(chainId))

@@ -234,7 +234,8 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   snapshots.register(() => settings.capture())
   snapshots.register(() => wallet.capture())
 
-  const tracing = new Tracing({ blocks, store, history, builder, lookups, lane, hardfork: options.hardfork })
+  const precompiles = [...environment.evm.precompiles.keys()].map((key): Address => `0x${key}`)
+  const tracing = new Tracing({ blocks, store, history, builder, lookups, lane, hardfork: options.hardfork, precompiles: new Set(precompiles) })
   const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.nonce(address, TAG.pending), now })
   const rollbackParts = { blocks: store, history, commitment, builder, mining, schedule, now, requeue }
 
@@ -261,7 +262,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane, hardfork: options.hardfork }),
     upstream: setup.upstream,
     rules,
-    precompiles: [...environment.evm.precompiles.keys()].map((key): Address => `0x${key}`),
+    precompiles,
     faults,
     faultControls,
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture(), settings.saved)),

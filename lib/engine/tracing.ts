@@ -1,6 +1,6 @@
 /**
- * Transaction and call tracing (`debug_trace*`): geth's struct logger, callTracer and
- * prestateTracer (and its diffMode). A transaction is traced by re-executing its block on throwaway state layers:
+ * Transaction and call tracing (`debug_trace*`, `trace_*`): geth's struct logger, callTracer and
+ * prestateTracer (and its diffMode), Parity's flat traces and replays. A transaction is traced by re-executing its block on throwaway state layers:
  * from the state its block started on (the end of the block before; the head for the
  * pre-confirmed block) and the system calls it opened with, the block's earlier transactions are
  * replayed in its context, then the
@@ -25,6 +25,7 @@ import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
 import { prestateDiff, type PrestateDiff } from '../execution/tracers/prestate-diff.ts'
 import { ParityTracer, type ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import { PrestateTracer, type Prestate } from '../execution/tracers/prestate-tracer.ts'
+import { ReplayTracer, type ReplayResult } from '../execution/tracers/replay-tracer.ts'
 import { StructLogger, type StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import { traceCall, traceTransaction } from '../execution/tracers/traced-run.ts'
 import type { TracerHooks, TracerSpec } from '../execution/tracers/tracer.ts'
@@ -32,7 +33,7 @@ import type { StateHistory } from '../state/state-history.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { withOverrides, type CallOverrides } from '../state/state-overrides.ts'
 import type { StateView } from '../state/state-view.ts'
-import type { Hash } from '../types.ts'
+import type { Address, Hash } from '../types.ts'
 import type { BlockResolver, BlockSelector } from './block-resolver.ts'
 import type { TransactionLookups } from './lookups.ts'
 
@@ -47,6 +48,8 @@ export interface TracingParts {
   readonly lane: CallLane
   /** The chain's hardfork: which system calls a re-executed block opens with. */
   readonly hardfork: Hardfork
+  /** The precompiles' addresses: a replay's flat traces leave out calls to them. */
+  readonly precompiles: ReadonlySet<Address>
 }
 
 /** Where tracing finds transactions and blocks: the engine's own view, or an endpoint's (the sealed one). */
@@ -62,10 +65,17 @@ export type TraceResult =
   | { readonly tracer: 'prestateTracer'; readonly result: Prestate }
   | { readonly tracer: 'prestateDiff'; readonly result: PrestateDiff }
   | { readonly tracer: 'parity'; readonly result: ParityTrace[] }
+  | { readonly tracer: 'replay'; readonly result: ReplayResult }
 
 /** The frames of a trace run with the Parity tracer (`{ tracer: 'parity' }`). */
 export function parityFrames(trace: TraceResult): ParityTrace[] {
   if (trace.tracer !== 'parity') throw new Error(`expected parity traces, got ${trace.tracer}`)
+  return trace.result
+}
+
+/** What a replay found (`{ tracer: 'replay' }`). */
+export function replayed(trace: TraceResult): ReplayResult {
+  if (trace.tracer !== 'replay') throw new Error(`expected a replay, got ${trace.tracer}`)
   return trace.result
 }
 
@@ -98,9 +108,9 @@ function positionOf(receipt: TransactionReceipt): BlockPosition {
 
 /**
  * Runs `run` with the tracer `spec` names, and takes its result: `before` is the state the run
- * starts on, and `run` resolves to the state it leaves (what diffMode compares).
+ * starts on, and `run` resolves to the layer of what it wrote over it (what diffs compare).
  */
-async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: TracerHooks) => Promise<StateView>): Promise<TraceResult> {
+async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: TracerHooks) => Promise<StateLayer>, precompiles: ReadonlySet<Address>): Promise<TraceResult> {
   switch (spec.tracer) {
     case 'structLogger': {
       const tracer = new StructLogger(spec.config)
@@ -122,6 +132,11 @@ async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: Tra
       const after = await run(tracer)
       if (spec.config.diffMode) return { tracer: 'prestateDiff', result: await prestateDiff(await tracer.touched(), before, after, spec.config) }
       return { tracer: 'prestateTracer', result: await tracer.result() }
+    }
+    case 'replay': {
+      const tracer = new ReplayTracer(spec.config, precompiles)
+      await tracer.diffState(before, await run(tracer))
+      return { tracer: 'replay', result: tracer.result() }
     }
   }
 }
@@ -169,7 +184,7 @@ export class Tracing {
       const resolved = view.blocks.resolve(selector)
       const { environment } = run
       return withOverrides(environment, run.base(resolved.state), resolved.context, overrides, (state, context) =>
-        withTracer(spec, state, async (tracer) => (await traceCall(request, state, context, environment, tracer)).state),
+        withTracer(spec, state, async (tracer) => (await traceCall(request, state, context, environment, tracer)).state, this.parts.precompiles),
       )
     }, spec.timeoutMs)
   }
@@ -224,7 +239,7 @@ export class Tracing {
     const result = await withTracer(spec, state, async (tracer) => {
       await this.rerun(() => traceTransaction(transaction, scratch, block.context, positionOf(receipt), run.environment, tracer), included)
       return scratch
-    })
+    }, this.parts.precompiles)
     state.apply(scratch)
     return result
   }

@@ -1,18 +1,18 @@
 /**
  * The `trace_*` methods Anvil serves (Parity's, as Erigon and Reth have them): a transaction's
- * flat traces, a block's, and a filter over a range of blocks. Traces re-execute as debug_trace*
+ * flat traces, a block's, a filter over a range of blocks, and a block's transactions replayed. Traces re-execute as debug_trace*
  * do (engine/tracing.ts); a pre-confirmed transaction is traced in the pending block, whose
  * hash is zero as its JSON shows.
  */
 import type { ChainView, Engine } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
-import { parityFrames, type TransactionTrace } from '../engine/tracing.ts'
+import { parityFrames, replayed, type TransactionTrace } from '../engine/tracing.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
-import type { TracerSpec } from '../execution/tracers/tracer.ts'
+import type { ReplayConfig, TracerSpec } from '../execution/tracers/tracer.ts'
 import type { Address } from '../types.ts'
-import { formatParityTraces } from './format-parity.ts'
+import { formatParityTraces, formatReplay } from './format-parity.ts'
 import { PENDING_BLOCK_HASH } from './format-transaction.ts'
-import { invalidArgument, parseAddress, parseHash, parseSmallQuantity } from './hex.ts'
+import { describeValue, invalidArgument, parseAddress, parseHash, parseSmallQuantity } from './hex.ts'
 import { method, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag } from './params.ts'
 
@@ -86,10 +86,22 @@ function passes(trace: ParityTrace, filter: TraceFilter): boolean {
   return filter.mode === 'union' ? fromMatches || toMatches : fromMatches && toMatches
 }
 
-/** The sealed block `number`'s traces that pass `keep` (none for a block without transactions). */
-async function sealedBlockTraces(engine: Engine, view: ChainView, number: bigint, keep?: (trace: ParityTrace) => boolean): Promise<Record<string, unknown>[]> {
-  if ((view.blocks.byNumber(number)?.transactions.length ?? 0) === 0) return []
-  return formatTraced(await engine.tracing.traceBlock({ number }, PARITY, view), keep)
+/** Each transaction of the block `selector` names, traced with `spec`: `pending` is the pre-confirmed block; genesis, a block beyond the head and an empty block have none. */
+async function blockTraces(engine: Engine, view: ChainView, selector: BlockSelector, spec: TracerSpec): Promise<TransactionTrace[]> {
+  if (selector === TAG.pending) return engine.tracing.traceBlock(selector, spec, view)
+  if ('number' in selector && selector.number > view.blocks.headNumber) return []
+  const number = view.blocks.numberOf(selector)
+  if (number === 0n || (view.blocks.byNumber(number)?.transactions.length ?? 0) === 0) return []
+  return engine.tracing.traceBlock({ number }, spec, view)
+}
+
+/** What a replay asks for besides the output; Parity's `vmTrace` is not served. */
+function parseTraceTypes(value: unknown, name: string): ReplayConfig {
+  if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of trace types')
+  const types = new Set<unknown>(value)
+  if (types.has('vmTrace')) throw invalidArgument(name, 'vmTrace is not supported: ask for trace and stateDiff')
+  for (const type of types) if (type !== 'trace' && type !== 'stateDiff') throw invalidArgument(name, `unknown trace type ${describeValue(type)}: expected "trace", "stateDiff" or "vmTrace"`)
+  return { trace: types.has('trace'), stateDiff: types.has('stateDiff') }
 }
 
 /** Parity's trace methods, by name. */
@@ -101,12 +113,11 @@ export const parityTraceMethods: Readonly<Record<string, MethodDefinition>> = {
     return formatTraced([await engine.tracing.traceTransaction(hash, PARITY, view)])
   }),
   // `pending` is the pre-confirmed block; genesis and a number beyond the head have none: [] as Anvil answers.
-  trace_block: method([required('0 (block)', parseBlockTag)], async ({ engine, view }, selector) => {
-    if (selector === TAG.pending) return formatTraced(await engine.tracing.traceBlock(selector, PARITY, view))
-    if ('number' in selector && selector.number > view.blocks.headNumber) return []
-    const number = view.blocks.numberOf(selector)
-    return number === 0n ? [] : sealedBlockTraces(engine, view, number)
-  }),
+  trace_block: method([required('0 (block)', parseBlockTag)], async ({ engine, view }, selector) => formatTraced(await blockTraces(engine, view, selector, PARITY))),
+  // Each transaction's output, and by request its flat traces and state diff (Anvil's shape; the same blocks as trace_block).
+  trace_replayBlockTransactions: method([required('0 (block)', parseBlockTag), required('1 (trace types)', parseTraceTypes)], async ({ engine, view }, selector, config) =>
+    (await blockTraces(engine, view, selector, { tracer: 'replay', config })).map(({ hash, trace }) => formatReplay(replayed(trace), hash)),
+  ),
   // Sealed blocks only, and on a fork only its own (the blocks up to the fork block are the upstream's).
   trace_filter: method([required('0 (filter)', parseTraceFilter)], async ({ engine, view }, filter) => {
     const { blocks } = view
@@ -119,7 +130,7 @@ export const parityTraceMethods: Readonly<Record<string, MethodDefinition>> = {
     const last = to < blocks.headNumber ? to : blocks.headNumber
     const keep = (trace: ParityTrace) => passes(trace, filter)
     for (let number = first; number <= last && matches.length < filter.after + filter.count; number++) {
-      matches.push(...(await sealedBlockTraces(engine, view, number, keep)))
+      matches.push(...formatTraced(await blockTraces(engine, view, { number }, PARITY), keep))
     }
     return matches.slice(filter.after, filter.after + filter.count)
   }),

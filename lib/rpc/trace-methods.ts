@@ -183,8 +183,9 @@ function formatTrace(trace: TraceResult): Record<string, unknown> {
     case 'prestateDiff':
       return formatPrestateDiff(trace.result)
     case 'parity':
+    case 'replay':
       // Only the trace_* methods ask for these, and they give them their place (format-parity.ts).
-      throw new Error('parity traces are not a debug_trace* answer')
+      throw new Error(`${trace.tracer} traces are not a debug_trace* answer`)
   }
 }
 

@@ -46,6 +46,8 @@ export type Kind =
   | 'placements'
   /** eth_getStorageValues' `{ address: [slot, …] }` (32-byte slots). */
   | 'storageRequests'
+  /** trace_replayBlockTransactions' trace types (`trace`, `stateDiff`; `vmTrace` is not served). */
+  | 'traceTypes'
 
 /** One positional parameter: the name in geth's `invalid argument N (name)`, its kind, a valid value. */
 export interface ParamSpec {
@@ -199,6 +201,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   trace_transaction: [p('0 (hash)', 'hash', true, ZERO_HASH)],
   trace_block: [p('0 (block)', 'block', true, 'latest')],
   trace_filter: [p('0 (filter)', 'object', true, {})],
+  trace_replayBlockTransactions: [p('0 (block)', 'block', true, 'latest'), p('1 (trace types)', 'traceTypes', true, ['trace', 'stateDiff'])],
   debug_getRawHeader: [p('0 (block)', 'block', true, 'latest')],
   debug_getRawBlock: [p('0 (block)', 'block', true, 'latest')],
   debug_getRawReceipts: [p('0 (block)', 'block', true, 'latest')],
@@ -516,6 +519,8 @@ export function maybeValid(kind: Kind, value: unknown): boolean {
         isPlainObject(value) &&
         Object.entries(value as Record<string, unknown>).every(([key, slots]) => ADDRESS.test(key) && Array.isArray(slots) && slots.every((slot) => typeof slot === 'string' && HASH.test(slot)))
       )
+    case 'traceTypes':
+      return Array.isArray(value) && value.every((type) => type === 'trace' || type === 'stateDiff')
   }
 }
 

@@ -6,7 +6,7 @@
  * spent, before refunds; errors are in Parity's words (geth's mapping in its flatCallTracer).
  */
 import type { Address } from '../../types.ts'
-import type { FrameEnd, FrameStart, Tracer } from './tracer.ts'
+import type { FrameEnd, FrameStart, FrameType, Tracer } from './tracer.ts'
 
 /** One frame as Parity lists it, before its place in the chain (block, transaction) is added. */
 export interface ParityTrace {
@@ -55,6 +55,9 @@ const PARITY_ERROR_PREFIXES: readonly (readonly [string, string])[] = [
   ['stack underflow', 'Stack underflow'],
 ]
 
+/** The frames a call opens. */
+const CALL_TYPES: ReadonlySet<FrameType> = new Set(['CALL', 'STATICCALL', 'DELEGATECALL', 'CALLCODE'])
+
 /** geth's text for a revert. */
 const REVERTED = 'execution reverted'
 
@@ -66,10 +69,18 @@ export function parityError(error: string): string {
 /** Lists the frames of a run as Parity does. */
 export class ParityTracer implements Tracer<ParityTrace[]> {
   private readonly traces: ParityTrace[] = []
-  /** The frames open now, innermost last. */
-  private readonly open: ParityTrace[] = []
+  /** The frames open now, innermost last; undefined for a frame left out. */
+  private readonly open: (ParityTrace | undefined)[] = []
+
+  /** @param leftOut addresses whose calls moving no value are not listed below the top frame (a replay's precompiles) */
+  constructor(private readonly leftOut: ReadonlySet<Address> = new Set()) {}
 
   onEnter(frame: FrameStart): void {
+    // Never the transaction's own frame (revm-inspectors' is_precompile_call).
+    if (frame.depth > 0 && frame.to !== undefined && !frame.value && this.leftOut.has(frame.to) && CALL_TYPES.has(frame.type)) {
+      this.open.push(undefined)
+      return
+    }
     const parent = this.open.at(-1)
     const traceAddress = parent === undefined ? [] : [...parent.traceAddress, parent.subtraces]
     if (parent !== undefined) parent.subtraces++

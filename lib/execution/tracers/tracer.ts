@@ -127,14 +127,21 @@ export interface PrestateTracerConfig {
   readonly includeEmpty: boolean
 }
 
+/** What `trace_replayBlockTransactions` asks for besides the output: Parity's flat traces, the state diff. */
+export interface ReplayConfig {
+  readonly trace: boolean
+  readonly stateDiff: boolean
+}
+
 /**
  * The tracer a trace request names, with its options, and its time box: geth's `timeout` in ms
  * (default: the chain's call timeout; 0 or less: over before it starts). `parity` is the
- * `trace_*` methods' flat list.
+ * `trace_*` methods' flat list; `replay` is `trace_replayBlockTransactions`'s.
  */
 export type TracerSpec = (
   | { readonly tracer: 'structLogger'; readonly config: StructLoggerConfig }
   | { readonly tracer: 'callTracer'; readonly config: CallTracerConfig }
   | { readonly tracer: 'prestateTracer'; readonly config: PrestateTracerConfig }
   | { readonly tracer: 'parity' }
+  | { readonly tracer: 'replay'; readonly config: ReplayConfig }
 ) & { readonly timeoutMs?: number }

@@ -96,7 +96,7 @@ export const chainOptions = {
   }),
   initialBaseFee: define<bigint | number | string, bigint>({
     flag: 'base-fee',
-    description: 'base fee of the first block, in wei (EIP-1559 moves it from there)',
+    description: "base fee of the genesis block, in wei; EIP-1559 moves it from there, so block 1's is 875000000 by default, as in geth and Hardhat (Anvil's block 1 keeps the genesis's)",
     defaultText: '1000000000',
     parse: wei,
     default: () => 1_000_000_000n,

@@ -1,7 +1,7 @@
 /**
  * What test controls set for the blocks to come (Hardhat's and Anvil's setters): the coinbase and
  * gas limit from a block on, and a base fee or prevRandao for one block. A setting applies to
- * the pending block while it has pre-confirmed nothing, else from the next block.
+ * the pending block while it is untouched, else from the next block.
  */
 import type { Address } from '../types.ts'
 

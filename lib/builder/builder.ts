@@ -207,11 +207,22 @@ export class BlockBuilder {
   }
 
   /**
-   * Gives the pending block, which has pre-confirmed nothing, the context it would open with now
-   * at `timestamp` (after a test control changed the time or a block setting).
+   * Whether the pending block holds nothing a test control must keep: no transaction, or only
+   * those its sources make afresh for each block (an OP-stack chain's opening L1-attributes
+   * deposit, which a new timestamp changes). Test controls re-stamp such a block.
+   */
+  get untouched(): boolean {
+    return this.pending.transactions.every(({ transaction }) => this.parts.sources.some((source) => source.remakes?.(transaction) === true))
+  }
+
+  /**
+   * Gives the pending block, which is {@link untouched}, the context it would open with now at
+   * `timestamp` (after a test control changed the time or a block setting). A block holding its
+   * opening deposit opens anew, to run its opening pre-confirmation again for that context.
    */
   refreshPending(timestamp: bigint): void {
-    this.pending.updateContext(this.contextAt(timestamp))
+    if (this.pending.transactions.length > 0) this.reopen(timestamp)
+    else this.pending.updateContext(this.contextAt(timestamp))
   }
 
   /** The context of the block after the head, at `timestamp`, under the block settings. */

@@ -50,6 +50,8 @@ export interface TransactionSource {
   remove(transaction: Transaction): void
   /** Watches the source for changes that would overturn a tick's choices in `context`; a source without it is never drafted from. */
   watch?(context: BlockContext): ChoiceWatch
+  /** Whether the source makes `transaction` afresh for each block, from its context (an OP-stack chain's L1-attributes deposit): a block holding only such may open anew. */
+  remakes?(transaction: Transaction): boolean
 }
 
 function nonceIn(state: StateView): (sender: UserTransaction['sender']) => bigint {

@@ -184,7 +184,7 @@ export class Mining {
   }
 
   /**
-   * Gives the pending block (which has pre-confirmed nothing) its context anew: timestamp
+   * Gives the pending block (which is untouched: BlockBuilder.untouched) its context anew: timestamp
    * `timestamp`, or else the schedule's when blocks follow the clock, or the time now under
    * `auto` and `off` (Anvil and Hardhat stamp a block with the time it is mined); and the
    * current block settings.
@@ -196,15 +196,15 @@ export class Mining {
     builder.refreshPending(this.followsClock ? schedule.timestampAfter(parent) : schedule.timestampAfter(parent, now()))
   }
 
-  /** The schedule counts from now, and the pending block, if it has pre-confirmed nothing, takes the new schedule's timestamp. */
+  /** The schedule counts from now, and the pending block, while it is untouched, takes the new schedule's timestamp. */
   private restartSchedule(): void {
     this.parts.schedule.restart(this.parts.now())
     this.restampIfUntouched()
   }
 
-  /** Re-stamps the pending block (see {@link refreshPending}) if it has pre-confirmed nothing. */
+  /** Re-stamps the pending block (see {@link refreshPending}) if it is untouched (BlockBuilder.untouched). */
   private restampIfUntouched(): void {
-    if (this.parts.builder.pending.transactions.length === 0) this.refreshPending(undefined)
+    if (this.parts.builder.untouched) this.refreshPending(undefined)
   }
 
   /** The mode as it is now, and how to restore it (world snapshots). */

@@ -95,7 +95,8 @@ export class TestControls {
 
   /**
    * Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); the pending block
-   * takes the new time at once if it has pre-confirmed nothing yet. Returns the total offset.
+   * takes the new time at once while it is untouched (it has pre-confirmed nothing but an
+   * OP-stack chain's opening deposit). Returns the total offset.
    */
   increaseTime(seconds: number): Promise<number> {
     return this.parts.serialize(async () => {
@@ -107,14 +108,13 @@ export class TestControls {
 
   /**
    * Gives the next block `timestamp` (`evm_setNextBlockTimestamp`): the pending block at once
-   * if it has pre-confirmed nothing yet, else the block after it. Later blocks follow on.
+   * while it is untouched, else the block after it. Later blocks follow on.
    */
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     return this.parts.serialize(async () => {
       const { builder, blocks, schedule, mining } = this.parts
-      const pending = builder.pending
-      const untouched = pending.transactions.length === 0
-      const floor = untouched ? blocks.head.header.timestamp : pending.context.timestamp
+      const { untouched } = builder
+      const floor = untouched ? blocks.head.header.timestamp : builder.pending.context.timestamp
       if (timestamp <= floor) {
         throw new InvalidInputError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
       }
@@ -125,7 +125,7 @@ export class TestControls {
 
   /**
    * Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock
-   * again), from the pending block on if it has pre-confirmed nothing. Returns whether an
+   * again), from the pending block on while it is untouched. Returns whether an
    * interval was set before.
    */
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
@@ -150,7 +150,7 @@ export class TestControls {
     })
   }
 
-  /** New blocks go to `coinbase` (`anvil_setCoinbase`), from the pending block on if it has pre-confirmed nothing. */
+  /** New blocks go to `coinbase` (`anvil_setCoinbase`), from the pending block on while it is untouched. */
   setCoinbase(coinbase: Address): Promise<void> {
     return this.settle(() => this.parts.settings.setCoinbase(coinbase))
   }
@@ -160,7 +160,7 @@ export class TestControls {
     return this.settle(() => this.parts.settings.setGasLimit(gasLimit))
   }
 
-  /** The next block has base fee `baseFee` (`anvil_setNextBlockBaseFeePerGas`): the pending one if it has pre-confirmed nothing. */
+  /** The next block has base fee `baseFee` (`anvil_setNextBlockBaseFeePerGas`): the pending one while it is untouched. */
   setNextBlockBaseFee(baseFee: bigint): Promise<void> {
     return this.settle(() => this.parts.settings.setBaseFee(baseFee, this.nextBlockNumber()))
   }
@@ -198,13 +198,13 @@ export class TestControls {
     })
   }
 
-  /** The number of the block a "next block" setting applies to: the pending one while it has pre-confirmed nothing. */
+  /** The number of the block a "next block" setting applies to: the pending one while it is untouched. */
   private nextBlockNumber(): bigint {
-    const pending = this.parts.builder.pending
-    return pending.transactions.length === 0 ? pending.context.number : pending.context.number + 1n
+    const { pending, untouched } = this.parts.builder
+    return untouched ? pending.context.number : pending.context.number + 1n
   }
 
-  /** Changes a block setting; the pending block takes it at once if it has pre-confirmed nothing. */
+  /** Changes a block setting; the pending block takes it at once while it is untouched. */
   private settle(change: () => void): Promise<void> {
     return this.parts.serialize(async () => {
       change()
@@ -213,7 +213,7 @@ export class TestControls {
   }
 
   private refreshIfUntouched(): void {
-    if (this.parts.builder.pending.transactions.length === 0) this.parts.mining.refreshPending(undefined)
+    if (this.parts.builder.untouched) this.parts.mining.refreshPending(undefined)
   }
 
   /** Runs `edit` on the sealed head and the pending block together, once `address` is loaded. */

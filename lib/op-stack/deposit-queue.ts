@@ -32,6 +32,8 @@ export class DepositQueue implements TransactionSource {
   private readonly waiting: DepositTransaction[] = []
   /** How many deposits were simulated while the pending block `block` was open (their source hashes' log indexes). */
   private simulated = { block: -1n, count: 0n }
+  /** The L1-attributes deposits made for blocks (each from its block's context alone). */
+  private readonly made = new WeakSet<Transaction>()
 
   constructor(
     private readonly options: ResolvedOpStackOptions,
@@ -72,9 +74,15 @@ export class DepositQueue implements TransactionSource {
   }
 
   async candidates(context: BlockContext, state: StateView): Promise<CandidateQueue> {
-    const list: Transaction[] = [l1InfoDeposit(await attributesFor(context, state, this.options)), ...this.waiting]
+    const attributes = l1InfoDeposit(await attributesFor(context, state, this.options))
+    this.made.add(attributes)
+    const list: Transaction[] = [attributes, ...this.waiting]
     let next = 0
     return { peek: () => list[next], included: () => next++, skipped: () => next++ }
+  }
+
+  remakes(transaction: Transaction): boolean {
+    return this.made.has(transaction)
   }
 
   remove(transaction: Transaction): void {

@@ -151,6 +151,23 @@ describe('time controls', () => {
       expect(chain.blockByNumber(2)!.header.timestamp).to.equal(ts + 2n)
     })
 
+    it("on an OP-stack chain, mid-block (its opening L1-attributes deposit pre-confirmed, nothing else): the pending block opens anew with that timestamp and a deposit made for it, as Anvil's next block takes it", async () => {
+      const chain = await createChain({ clock: 'manual', preset: 'base' })
+      await chain.clock.advance(700)
+      const ts = G + 5000n
+      await request(chain, 'evm_setNextBlockTimestamp', hex(ts))
+      // Until its opening pre-confirmation runs again, 'pending' reads as 'latest' (as an OP chain's pending block before index 0).
+      expect(await timestampOf(chain, 'pending')).to.equal(G)
+      await request(chain, 'evm_mine')
+      const block = await request<RpcBlock & { transactions: { hash: string }[] }>(chain, 'eth_getBlockByNumber', 'latest', true)
+      expect([BigInt(block.number), BigInt(block.timestamp), block.transactions.length]).to.deep.equal([1n, ts, 1])
+      // The deposit sets L1Block's timestamp of the origin for this block's time: 12 s L1 blocks, so well past the genesis origin's.
+      const l1Time = BigInt(await chain.call({ to: '0x4200000000000000000000000000000000000015', data: '0xb80777ea' }, 'latest'))
+      expect(l1Time > G + 4000n && l1Time <= ts).to.equal(true)
+      await request(chain, 'evm_mine', hex(ts + 100n))
+      expect(await timestampOf(chain, 'latest')).to.equal(ts + 100n)
+    })
+
     it('with pre-confirmed transactions, the pending block keeps its timestamp and the block after it gets the one asked for', async () => {
       const chain = await createChain({ clock: 'manual' })
       await preconfirmSomething(chain)

@@ -3,7 +3,11 @@ import type { Chain, Preconfirmation, SealedBlock } from '../index.ts'
 
 /** The time helpers of a harness. */
 export interface TimeHelpers {
-  /** Advances the clock to the next pre-confirmation tick and returns what it pre-confirmed. */
+  /**
+   * Advances the clock to the next pre-confirmation tick and returns what it pre-confirmed: on an
+   * OP-stack chain, where a block's first tick runs its deposits (index 0) and its first user
+   * pre-confirmation (index 1) at one instant, the latter.
+   */
   nextPreconfirmation(): Promise<Preconfirmation>
   /** Advances the clock through the next seal (and the ticks before it) and returns the sealed block. */
   nextSeal(): Promise<SealedBlock>
@@ -11,18 +15,22 @@ export interface TimeHelpers {
   advance(ms: number): Promise<void>
   /**
    * Seals a block stamped `timestamp` (seconds) now, as Hardhat's `time.increaseTo` mines one;
-   * a pending block that has pre-confirmed transactions seals first, with its own timestamp.
+   * a pending block that has pre-confirmed transactions (besides an OP-stack chain's opening
+   * L1-attributes deposit, made again for the new time) seals first, with its own timestamp.
    */
   increaseTo(timestamp: bigint | number): Promise<void>
   /** The newest sealed block's timestamp (seconds), as Hardhat's `time.latest`. */
   latest(): Promise<bigint>
 }
 
-/** Advances `chain`'s clock event by event until `event` fires; returns its payload. */
+/** The sender of an OP-stack chain's L1-attributes deposits (OP specs: the depositor account). */
+const L1_ATTRIBUTES_DEPOSITOR = '0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'
+
+/** Advances `chain`'s clock event by event until `event` fires; returns the last payload of that instant. */
 async function until<E extends 'preconfirmation' | 'block'>(chain: Chain, event: E): Promise<E extends 'block' ? SealedBlock : Preconfirmation> {
   let payload: unknown
   const listener = (value: unknown): void => {
-    payload ??= value
+    payload = value
   }
   chain.on(event, listener as never)
   try {
@@ -44,7 +52,7 @@ export function createTimeHelpers(chain: Chain): TimeHelpers {
     nextSeal: () => until(chain, 'block'),
     advance: (ms) => chain.clock.advance(ms),
     async increaseTo(timestamp) {
-      if (chain.pending.transactions.length > 0) await chain.mine()
+      if (chain.pending.transactions.some(({ transaction }) => transaction.sender !== L1_ATTRIBUTES_DEPOSITOR)) await chain.mine()
       await chain.setNextBlockTimestamp(BigInt(timestamp))
       await chain.mine()
     },

@@ -368,6 +368,21 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
       expect(chain.findTransaction(hash)?.status).to.equal('sealed')
     })
 
+    it('on an OP-stack chain: nextPreconfirmation() returns the first user pre-confirmation (index 1, as preconf_tick does), and increaseTo(ts) mid-block seals one block, stamped ts', async () => {
+      const op = await createChain({ preset: 'base' })
+      const { time } = createHarness(op)
+      const hash = await op.sendTransaction({ from: op.accounts[0].address, to: op.accounts[1].address, value: 1n })
+      const first = await time.nextPreconfirmation()
+      expect([first.blockNumber, first.index, first.transactions.map(({ transaction }) => transaction.hash)]).to.deep.equal([1n, 1, [hash]])
+      expect((await time.nextPreconfirmation()).index).to.equal(2)
+      await time.nextSeal()
+      await time.nextPreconfirmation() // block 2 holds its L1-attributes deposit alone
+      const target = GENESIS_TIMESTAMP + 1000n
+      await time.increaseTo(target)
+      expect([op.blockNumber(), await time.latest()]).to.deep.equal([2n, target])
+      op.close()
+    })
+
     it('increaseTo(ts) at or before the latest timestamp rejects (-32000, as Hardhat answers evm_setNextBlockTimestamp)', async () => {
       await harness.time.nextSeal()
       let caught: unknown

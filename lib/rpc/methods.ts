@@ -115,8 +115,9 @@ function parseSubscriptionId(value: unknown, name: string): string {
  * and over WebSocket; HTTP has no channel for notifications, so it does not offer them.
  */
 export const subscriptionMethods: Readonly<Record<string, MethodDefinition>> = {
-  eth_subscribe: method([required('0 (subscription)', parseSubscriptionName), optional('1 (options)', (value) => value, () => undefined)], ({ subscriptions }, kind, option) =>
-    subscriptions.subscribe(kind, option),
+  // The sealed endpoint (its view is not the engine's own) has no pre-confirmation streams.
+  eth_subscribe: method([required('0 (subscription)', parseSubscriptionName), optional('1 (options)', (value) => value, () => undefined)], ({ engine, view, subscriptions }, kind, option) =>
+    subscriptions.subscribe(kind, option, view === engine),
   ),
   eth_unsubscribe: method([required('0 (subscription id)', parseSubscriptionId)], ({ subscriptions }, id) => subscriptions.unsubscribe(id)),
 }

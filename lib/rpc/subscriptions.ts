@@ -23,6 +23,13 @@ import { knowJsonText } from './json-text.ts'
 import { matchesLog, parseLogFilter, type LogFilter } from './log-filter.ts'
 import { parseBoolean } from './params.ts'
 
+/** The streams of pre-confirmations (Base's), which a node without them does not have. */
+const PRECONFIRMATION_STREAMS: ReadonlySet<string> = new Set(['newPreconfBlockTransactions', 'newFlashblockTransactions', 'newFlashblocks', 'pendingLogs'])
+
+function unknownSubscription(kind: string): InvalidParamsError {
+  return new InvalidParamsError(`invalid argument 0 (subscription): no "${kind}" subscription`)
+}
+
 type Notify = (result: unknown) => void
 type Unsubscribe = () => void
 
@@ -103,8 +110,13 @@ export class Subscriptions {
     return this.currentEngine()
   }
 
-  /** Starts a `kind` subscription (with its option: a filter or a flag); returns its id (16 bytes of hex, as geth's). */
-  subscribe(kind: string, option: unknown): Hex {
+  /**
+   * Starts a `kind` subscription (with its option: a filter or a flag); returns its id (16 bytes
+   * of hex, as geth's). Without `preconfirmations` (the sealed endpoint, a node without them),
+   * the pre-confirmation streams are unknown, as on such a node.
+   */
+  subscribe(kind: string, option: unknown, preconfirmations = true): Hex {
+    if (!preconfirmations && PRECONFIRMATION_STREAMS.has(kind)) throw unknownSubscription(kind)
     const id = `0x${(this.count + 1).toString(16).padStart(32, '0')}` as Hex
     const notify: Notify = (result) => this.events.emit('message', { type: 'eth_subscription', data: { subscription: id, result } } satisfies SubscriptionMessage)
     const unsubscribe = this.start(kind, option, notify)
@@ -185,7 +197,7 @@ export class Subscriptions {
         })
       }
       default:
-        throw new InvalidParamsError(`invalid argument 0 (subscription): no "${kind}" subscription`)
+        throw unknownSubscription(kind)
     }
   }
 

@@ -10,6 +10,7 @@ import { createChain, startServer, type Chain, type DevnetServer } from '../../l
 import type { Address } from '../../lib/types.ts'
 import { type RpcBlock, type RpcReceipt } from '../support/chain-helpers.ts'
 import { signer } from '../support/wallet.ts'
+import { WsClient } from '../support/ws-client.ts'
 
 const BOB = `0x${'b0'.repeat(20)}` as Address
 
@@ -53,6 +54,25 @@ describe('server: the sealed-only endpoint', () => {
     const receipt = await sealed<RpcReceipt>('eth_getTransactionReceipt', hash)
     expect(receipt.blockNumber).to.equal('0x1')
     expect(receipt).to.deep.equal(await preconf('eth_getTransactionReceipt', hash))
+  })
+
+  it('over WebSocket, has the standard streams but not the pre-confirmation ones, as a node without them: a pre-confirmation is heard of only once sealed', async () => {
+    const socket = await WsClient.connect(`${server.wsUrl}/sealed`)
+    try {
+      for (const kind of ['newFlashblocks', 'newPreconfBlockTransactions', 'newFlashblockTransactions', 'pendingLogs']) {
+        const error = await socket.response('eth_subscribe', [kind])
+        expect(error.error, kind).to.deep.include({ code: -32602, message: `invalid argument 0 (subscription): no "${kind}" subscription` })
+      }
+      const heads = await socket.subscribe('newHeads')
+      await chain.sendRawTransaction(await signer(chain, 0).sign({ to: BOB, value: 1n }))
+      await chain.clock.advance(200)
+      await socket.sync()
+      expect(socket.notifications(heads)).to.deep.equal([])
+      await chain.clock.advance(1800)
+      expect(await socket.waitForNotifications<{ number: Hex }>(heads, 1)).to.have.nested.property('[0].number', '0x1')
+    } finally {
+      await socket.close()
+    }
   })
 
   it("reads 'pending' at the newest sealed block, but counts pre-confirmed and pooled transactions in the pending nonce", async () => {

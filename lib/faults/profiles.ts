@@ -7,10 +7,13 @@
  */
 import type { FaultSwitches, ProfileName } from './fault-options.ts'
 
-/** The profiles, by name: the switches each sets (the rest keep their defaults). */
-export const PROFILES: Readonly<Record<ProfileName, Partial<FaultSwitches>>> = {
-  ideal: {},
-  base: {
+/** The switches profile `name` sets on a chain ticking every `preconfIntervalMs` (the rest keep their defaults). */
+export function profileSwitches(name: ProfileName, preconfIntervalMs: number): Partial<FaultSwitches> {
+  return name === 'base' ? baseSwitches(preconfIntervalMs) : {}
+}
+
+function baseSwitches(preconfIntervalMs: number): Partial<FaultSwitches> {
+  return {
     // Base's FAQ: flashblock reorgs are targeted at under 0.1 % of blocks [0.9]; what is lost is
     // the tail flashblock the sequencer streamed but did not include [1.7], and its transactions
     // stay in the mempool and land in a later block [1.7].
@@ -33,7 +36,7 @@ export const PROFILES: Readonly<Record<ProfileName, Partial<FaultSwitches>>> = {
     tickGasBudget: true,
     // eth_getCode / eth_getStorageAt at `pending` are not served from flashblocks by Base's node [0.6].
     pendingCodeAndStorage: 'latest',
-    // Tick jitter is not published; 10 % of the 200 ms interval is this profile's assumption.
-    tickJitterMs: 20,
-  },
+    // Tick jitter is not published; 10 % of the interval (20 ms of Base's 200) is this profile's assumption.
+    tickJitterMs: Math.floor(preconfIntervalMs / 10),
+  }
 }

@@ -341,6 +341,11 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       })
     })
 
+    it("the base profile's jitter is 10 % of the tick interval, so any interval starts (at 30 ms: 3 ms)", async () => {
+      await open({ profile: 'base', preconfIntervalMs: 30 })
+      expect(await rpc('preconf_getFaults')).to.deep.include({ profile: 'base', tickJitterMs: 3 })
+    })
+
     it('the ideal profile is every switch off', async () => {
       await open()
       expect(await rpc('preconf_getFaults')).to.deep.include({ profile: 'ideal', dropRate: 0, stallRate: 0, pendingContextLag: 0, pendingNonce: 'mempool', lateBlockRate: 0, tickGasBudget: false, pendingCodeAndStorage: 'preconfirmed', tickJitterMs: 0 })

@@ -39,6 +39,18 @@ describe('engine host: replacing the chain', () => {
     }
   })
 
+  it("a reset to a fork block with no URL, on a chain that is no fork, is refused with Anvil 1.7.1's -32602 and changes nothing; viem's reset() (forking with neither) starts over", async () => {
+    const chain = await createChain({ clock: 'manual', mining: 'auto' })
+    await chain.request({ method: 'evm_mine' })
+    for (const reset of ['anvil_reset', 'hardhat_reset']) {
+      const error = await chain.request({ method: reset, params: [{ forking: { blockNumber: 50 } }] }).catch((caught: { code: number; message: string }) => caught)
+      expect(error).to.include({ code: -32602, message: 'Forking not enabled and RPC URL not provided to start forking' })
+      expect(await chain.request({ method: 'eth_blockNumber' })).to.equal('0x1')
+    }
+    await chain.request({ method: 'anvil_reset', params: [{ forking: {} }] })
+    expect(await chain.request({ method: 'eth_blockNumber' })).to.equal('0x0')
+  })
+
   it('a reset keeps mining switched off (interval 0) and an interval set at run time', async () => {
     const chain = await createChain({ clock: 'manual' })
     await chain.request({ method: 'evm_setIntervalMining', params: [0] })

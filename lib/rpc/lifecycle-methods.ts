@@ -5,9 +5,10 @@
  * them) and `anvil_setRpcUrl`.
  */
 import type { ResetTarget } from '../open-chain.ts'
+import { InvalidParamsError } from '../errors.ts'
 import { StateDumpError } from '../persistence/dump-fields.ts'
 import { invalidArgument } from './hex.ts'
-import { method, optional, required, type MethodDefinition } from './method-definition.ts'
+import { method, optional, required, type MethodContext, type MethodDefinition } from './method-definition.ts'
 import { parseBoolean, parseQuantityLike } from './params.ts'
 
 /** An upstream endpoint URL (http or https). */
@@ -60,14 +61,26 @@ const loadState = method([required('0 (state)', parseStateHex)], async ({ lifecy
   return true
 })
 
+/**
+ * Resets the chain to `target`. A block to fork with no URL, on a chain that is no fork, cannot
+ * be met: refused with Anvil's error, the chain left as it was (a `forking` with neither, what
+ * viem's `testClient.reset()` sends, resets the chain as created, where Anvil refuses it too).
+ */
+async function reset(context: MethodContext, target: ResetTarget | undefined): Promise<void> {
+  if (target?.blockNumber !== undefined && target.url === undefined && context.engine.upstream === undefined) {
+    throw new InvalidParamsError('Forking not enabled and RPC URL not provided to start forking')
+  }
+  await context.lifecycle.reset(target)
+}
+
 /** The lifecycle methods, by RPC name. */
 export const lifecycleMethods: Readonly<Record<string, MethodDefinition>> = {
-  anvil_reset: method([resetTarget], async ({ lifecycle }, target) => {
-    await lifecycle.reset(target)
+  anvil_reset: method([resetTarget], async (context, target) => {
+    await reset(context, target)
     return null
   }),
-  hardhat_reset: method([resetTarget], async ({ lifecycle }, target) => {
-    await lifecycle.reset(target)
+  hardhat_reset: method([resetTarget], async (context, target) => {
+    await reset(context, target)
     return true
   }),
   anvil_dumpState: dumpState,

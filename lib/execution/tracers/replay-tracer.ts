@@ -46,7 +46,7 @@ export class ReplayTracer implements Tracer<ReplayResult> {
 
   /** Once the run is over: diffs the state it wrote (`after`, a layer over `before`) when asked. */
   async diffState(before: StateView, after: StateLayer): Promise<void> {
-    if (this.config.stateDiff) this.diff = await stateDiff(after, this.creations.result(), before, after)
+    if (this.config.stateDiff) this.diff = await stateDiff(after, this.creations.result(), before)
   }
 
   result(): ReplayResult {

@@ -4,8 +4,8 @@
  * against the state it started on. An account the transaction created with no balance before
  * is born (`+`: balance, nonce, code and the slots it set); any other lists balance and nonce as
  * unchanged (`=`) or changed (`*`), its code as changed if it was created over a funded address
- * (unchanged otherwise), and the slots whose value changed. An account left as it was is not listed, nor one
- * created and destroyed in the same transaction.
+ * (unchanged otherwise), and the slots whose value changed. An account left as it was is not
+ * listed, nor one created and destroyed in the same transaction.
  */
 import { equalsBytes } from '@ethereumjs/util'
 import { EMPTY_ACCOUNT, type AccountState } from '../../state/account.ts'
@@ -77,17 +77,17 @@ function numberDelta(from: bigint, to: bigint): Delta<bigint> {
   return from === to ? SAME : { kind: 'changed', from, to }
 }
 
-/** The diff of the `changes` a transaction wrote, from `before` to `after`, given its `creations`. */
-export async function stateDiff(changes: StateChanges, creations: Creations, before: StateView, after: StateView): Promise<StateDiff> {
+/** The diff of what a transaction wrote (`after`, a layer of its writes over `before`), given its `creations`. */
+export async function stateDiff(after: StateView & StateChanges, creations: Creations, before: StateView): Promise<StateDiff> {
   const diff = new Map<Address, AccountDiff>()
-  for (const address of [...new Set([...changes.accounts.keys(), ...changes.storage.keys()])].sort()) {
+  for (const address of [...new Set([...after.accounts.keys(), ...after.storage.keys()])].sort()) {
     const created = creations.created.has(address)
     if (created && creations.destroyed.has(address)) continue
     const old: AccountState = (await readAccount(before, address)) ?? EMPTY_ACCOUNT
     const now: AccountState = (await readAccount(after, address)) ?? EMPTY_ACCOUNT
     const storage = new Map<bigint, Delta<bigint>>()
     const born = created && old.balance === 0n
-    for (const slot of [...(changes.storage.get(address)?.keys() ?? [])].sort((a, b) => (a < b ? -1 : 1))) {
+    for (const slot of [...(after.storage.get(address)?.keys() ?? [])].sort((a, b) => (a < b ? -1 : 1))) {
       const from = await readStorage(before, address, slot)
       const to = await readStorage(after, address, slot)
       if (from !== to) storage.set(slot, born ? { kind: 'born', value: to } : { kind: 'changed', from, to })

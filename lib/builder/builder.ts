@@ -22,6 +22,7 @@ import { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { ChoiceWatch, DroppedTransaction, TransactionSource } from './sources.ts'
 import { fillTick, slicedPause, startTick, type TickParts, type TickWork } from './tick-work.ts'
+import { UpstreamWaits } from './upstream-waits.ts'
 
 /** What one tick pre-confirmed. */
 export interface Preconfirmation {
@@ -52,6 +53,8 @@ export interface BuilderParts {
   readonly undoLog: UndoLog
   /** The chain's base fee rule and extraData (Ethereum's, or an OP-stack chain's). */
   readonly rules: BlockRules
+  /** On a fork: a transaction that waited for state its upstream failed to give can run now. */
+  readonly upstreamRecovered?: () => void
 }
 
 /** A tick worked out ahead, on `pending` at `revision`, with the watches of the sources it took from. */
@@ -68,12 +71,15 @@ export class BlockBuilder {
   pending: PendingBlock
   /** The next tick, worked out ahead (see {@link prepareTick}). */
   private draft: Draft | undefined
+  /** On a fork: the transactions that sit out the ticks until the upstream gives the state they read. */
+  private readonly waits: UpstreamWaits | undefined
 
   constructor(
     private readonly parts: BuilderParts,
     firstTimestamp: bigint,
   ) {
     this.pending = this.open(firstTimestamp)
+    if (parts.options.fork !== undefined) this.waits = new UpstreamWaits(() => parts.upstreamRecovered?.())
   }
 
   /**
@@ -155,7 +161,12 @@ export class BlockBuilder {
 
   private get tickParts(): TickParts {
     const { sources, policy, environment } = this.parts
-    return { pending: this.pending, sources, policy, environment }
+    return { pending: this.pending, sources, policy, environment, waits: this.waits }
+  }
+
+  /** Stops what runs in the background (a fork's fetches for waiting transactions). */
+  close(): void {
+    this.waits?.close()
   }
 
   /** The draft, if it still holds for the tick about to run; the draft is used up either way. */

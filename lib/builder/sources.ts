@@ -48,6 +48,8 @@ export interface TransactionSource {
   candidates(context: BlockContext, state: StateView): CandidateQueue | Promise<CandidateQueue>
   /** `transaction` was included, or dropped: it leaves the source. */
   remove(transaction: Transaction): void
+  /** Whether the source still holds `transaction` (one without it tries each transaction once). */
+  holds?(transaction: Transaction): boolean
   /** Watches the source for changes that would overturn a tick's choices in `context`; a source without it is never drafted from. */
   watch?(context: BlockContext): ChoiceWatch
   /** Whether the source makes `transaction` afresh for each block, from its context (an OP-stack chain's L1-attributes deposit): a block holding only such may open anew. */
@@ -78,6 +80,7 @@ export function poolSource(pool: TxPool): TransactionSource {
       return { peek: () => queue.peek()?.transaction, included: () => queue.shift(), skipped: () => queue.pop() }
     },
     remove: (transaction) => pool.remove(transaction as UserTransaction),
+    holds: (transaction) => pool.get(transaction.hash) === transaction,
     watch(context) {
       const changes = pool.watch()
       return {

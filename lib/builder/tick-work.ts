@@ -5,6 +5,7 @@
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import { UpstreamError } from '../errors.ts'
+import { StateLoadError } from '../state/state-source.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import { SLICE_MS } from '../clock/serializer.ts'
@@ -13,6 +14,7 @@ import type { Transaction } from '../transactions/transaction.ts'
 import type { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { CandidateQueue, DroppedTransaction, TransactionSource } from './sources.ts'
+import type { UpstreamWaits } from './upstream-waits.ts'
 
 /** A tick in progress: its writes, and what it took from its sources and why. */
 export interface TickWork {
@@ -30,7 +32,7 @@ export interface TickWork {
   /** The block's gas used and log count with the tick so far. */
   gasUsed: bigint
   logCount: number
-  /** Set when a forked chain's upstream could not give state a transaction needed: the tick ends there, the transaction stays. */
+  /** Set when a forked chain's upstream could not give state a system transaction needed: the tick ends there, the transaction stays. */
   stalled: boolean
 }
 
@@ -56,6 +58,8 @@ export interface TickParts {
   readonly sources: readonly TransactionSource[]
   readonly policy: BuilderPolicy
   readonly environment: ExecutionEnvironment
+  /** On a fork: the user transactions waiting for state the upstream failed to give, which sit out the tick. */
+  readonly waits?: UpstreamWaits
 }
 
 /**
@@ -63,7 +67,7 @@ export interface TickParts {
  * budget lasts. `prune`: take out first what can never execute (a continued draft did that).
  * `pause`, after each transaction taken: a wait to sit out, if any.
  */
-export async function fillTick(work: TickWork, { pending, sources, policy, environment }: TickParts, prune: boolean, pause?: () => Promise<void> | undefined): Promise<void> {
+export async function fillTick(work: TickWork, { pending, sources, policy, environment, waits }: TickParts, prune: boolean, pause?: () => Promise<void> | undefined): Promise<void> {
   const { context } = pending
   const { tick, included, dropped, taken, takenSet } = work
   const budget = policy.gasBudget(context, work.index)
@@ -95,7 +99,7 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
     }
     for (let transaction = queue.peek(); transaction !== undefined; transaction = queue.peek()) {
       // A continued draft meets again what it dropped (still in its source until the commit): as then, it and its sender wait.
-      if (takenSet.has(transaction) || budget - work.gasUsed < transaction.gasLimit) {
+      if (takenSet.has(transaction) || budget - work.gasUsed < transaction.gasLimit || waits?.holds(transaction) === true) {
         queue.skipped()
         tried.push(transaction)
         continue
@@ -109,6 +113,13 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
         work.logCount += receipt.logs.length
         queue.included()
       } catch (error) {
+        if (error instanceof StateLoadError && waits !== undefined && source.kind === 'user') {
+          // It and its sender's later transactions wait for that state; the other senders' go on.
+          waits.add(transaction, error, () => source.holds?.(transaction) === true)
+          queue.skipped()
+          tried.push(transaction)
+          continue
+        }
         if (error instanceof UpstreamError) {
           work.stalled = true
           break

@@ -183,7 +183,21 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   // System transactions (an OP-stack chain's deposits) first, then the mempool.
   const sources: TransactionSource[] = rules.deposits === undefined ? [poolSource(pool)] : [rules.deposits, poolSource(pool)]
   const builder = new BlockBuilder(
-    { options, blocks: store, history, commitment, environment, sources, policy: faults.policyOver(rules.policy), rules: rules.blocks, settings, undoLog },
+    {
+      options,
+      blocks: store,
+      history,
+      commitment,
+      environment,
+      sources,
+      policy: faults.policyOver(rules.policy),
+      rules: rules.blocks,
+      settings,
+      undoLog,
+      // Under automine (or instant mining) a transaction the upstream held back is mined once it
+      // can run; a failure there has no request to answer, and the next tick meets it again.
+      upstreamRecovered: () => void serialize(() => mining.afterAdmission()).catch(() => undefined),
+    },
     schedule.timestampAfter(store.head.header.timestamp),
   )
   const now = (): number => clock.now()
@@ -268,6 +282,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture(), settings.saved)),
     close() {
       clock.stop()
+      builder.close()
       setup.upstream?.close()
     },
     snapshot: () => serialize(async () => snapshots.take()),

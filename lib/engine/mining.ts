@@ -160,8 +160,9 @@ export class Mining {
   }
 
   /**
-   * After an admission (inside its serialized step): per the mining mode, pre-confirm (and seal)
-   * at once; during a stall nothing is pre-confirmed, and automine seals the block silently built.
+   * After an admission (inside its serialized step), or once a fork's transaction held back by
+   * its upstream can run: per the mining mode, pre-confirm (and seal) at once; during a stall
+   * nothing is pre-confirmed, and automine seals the block silently built.
    */
   async afterAdmission(): Promise<void> {
     if (this.miningMode === 'instant') {

@@ -3,9 +3,11 @@
  * at a time on first read (an account as its balance, nonce and code, sent together so they
  * travel in one batch; a storage word alone), kept for good, and recorded to the disk cache.
  * Concurrent first reads of one key share one fetch; a failed fetch keeps nothing, so the next
- * read tries again. Dev accounts read with their funded balance on top (as Anvil funds them).
+ * read tries again (its error, a `StateLoadError`, can fetch that key again). Dev accounts read
+ * with their funded balance on top (as Anvil funds them).
  */
 import { UpstreamError } from '../errors.ts'
+import { StateLoadError } from '../state/state-source.ts'
 import { withAccountCode, withAccountFields, type AccountState } from '../state/account.ts'
 import { UNLOADED, type StateSource, type Unloaded } from '../state/state-view.ts'
 import type { Address } from '../types.ts'
@@ -74,7 +76,9 @@ export class UpstreamState implements StateSource {
     if (this.accounts.has(address)) return Promise.resolve()
     let loading = this.loadingAccounts.get(address)
     if (loading === undefined) {
-      loading = this.fetchAccount(address).finally(() => this.loadingAccounts.delete(address))
+      loading = this.fetchAccount(address)
+        .catch(this.failedLoad(() => this.accounts.has(address), () => this.loadAccount(address)))
+        .finally(() => this.loadingAccounts.delete(address))
       this.loadingAccounts.set(address, loading)
     }
     return loading
@@ -85,10 +89,19 @@ export class UpstreamState implements StateSource {
     const key = `${address}:${slot}`
     let loading = this.loadingWords.get(key)
     if (loading === undefined) {
-      loading = this.fetchWord(address, slot).finally(() => this.loadingWords.delete(key))
+      loading = this.fetchWord(address, slot)
+        .catch(this.failedLoad(() => this.storageWords.get(address)?.has(slot) === true, () => this.loadStorage(address, slot)))
+        .finally(() => this.loadingWords.delete(key))
       this.loadingWords.set(key, loading)
     }
     return loading
+  }
+
+  /** A failed load's upstream error, as the {@link StateLoadError} of its key. */
+  private failedLoad(loaded: () => boolean, loadAgain: () => Promise<void>): (error: unknown) => never {
+    return (error) => {
+      throw error instanceof UpstreamError ? new StateLoadError(error, loaded, loadAgain) : error
+    }
   }
 
   private async fetchAccount(address: Address): Promise<void> {

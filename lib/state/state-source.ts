@@ -3,6 +3,7 @@
  * empty and answers at once, so its reads never wait; a lazily loaded source (a fork, a test
  * double) is awaited only on the first read of each key.
  */
+import { UpstreamError } from '../errors.ts'
 import type { Address } from '../types.ts'
 import type { AccountState } from './account.ts'
 import { UNLOADED, type StateSource, type StateView } from './state-view.ts'
@@ -60,4 +61,19 @@ export function heldAccount(view: StateView, address: Address): AccountState | u
   const account = view.getAccount(address)
   if (account === UNLOADED) throw new Error(`account ${address} was read before it was loaded`)
   return account
+}
+
+/**
+ * An {@link UpstreamError} met fetching one key of a fork's state (an account or a storage
+ * word): `loaded` tells whether that key has been loaded since, `loadAgain` fetches it again.
+ */
+export class StateLoadError extends UpstreamError {
+  override name = 'StateLoadError'
+  constructor(
+    failure: UpstreamError,
+    readonly loaded: () => boolean,
+    readonly loadAgain: () => Promise<void>,
+  ) {
+    super(failure.message)
+  }
 }

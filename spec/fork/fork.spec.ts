@@ -15,6 +15,7 @@ import { Token } from '../../fixtures/artifacts/Token.ts'
 import { createChain, startServer, type Chain, type ChainOptions, type DevnetServer } from '../../lib/index.ts'
 import type { Address, Hex } from '../../lib/types.ts'
 import { deploy, eip1559NextBaseFee, rejection, sendDeploy, signCall, type RpcBlock, type RpcLog } from '../support/chain-helpers.ts'
+import { until } from '../support/http-clients-node.ts'
 import { startProxy, type CountingProxy } from '../support/upstream-proxy.ts'
 import { signer } from '../support/wallet.ts'
 
@@ -418,30 +419,59 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(await rpc(fork, 'eth_getStorageAt', counter, '0x9', 'latest')).to.equal(pad('0x0'))
     })
 
-    it('leaves transactions in the pool when their tick needs state the dead upstream cannot give; they run once it is back', async () => {
-      const fork = await createChain({ fork: { url: faulty.url, blockNumber: N, cache: false, retries: 0 } })
+    it('passes over transactions whose tick needs state the dead upstream cannot give: the other senders go on, later ticks do not wait on it, they run once it is back', async () => {
+      const fork = await createChain({ fork: { url: faulty.url, blockNumber: N, cache: false, retries: 1 } })
       forks.push(fork)
-      const [f2, f4] = [2, 4].map((i) => signer(fork, i))
+      const [f2, f4, f6] = [2, 4, 6].map((i) => signer(fork, i))
       const Z = '0x00000000000000000000000000000000000000dd' as Address
       const tokens = async (owner: Address) => BigInt(await rpc(fork, 'eth_call', { to: token, data: callData(Token.abi as Abi, 'balanceOf', [owner]) }, 'pending'))
       expect(await tokens(f2.address)).to.equal(900n * ETHER)
-      await Promise.all([f2, f4].map(({ address }) => rpc(fork, 'eth_getBalance', address, 'latest')))
+      for (const address of [f2.address, f4.address, f6.address, await rpc(fork, 'eth_coinbase')]) await rpc(fork, 'eth_getBalance', address, 'latest')
       await faulty.close()
-      // The sender, the token and its balance are loaded; the recipient's account or token balance is not.
-      const hashes = [
+      // The senders, the coinbase, the token and its balance are loaded; the recipient Z's account and token balance are not.
+      const held = [
         await fork.sendRawTransaction(await f4.sign({ to: Z, value: 7n })),
         await fork.sendRawTransaction(await signCall(f2, token, Token.abi as Abi, 'transfer', [Z, 50n * ETHER], { nonce: 2 })),
       ]
-      await fork.tick().catch(() => undefined)
-      await fork.clock.advance(2000).catch(() => undefined)
+      const free = await fork.sendRawTransaction(await f6.sign({ to: f4.address, value: 5n }))
+      const first = await fork.tick() // waits out the upstream's retry once for each held transaction
+      expect(first.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([free])
+      const started = performance.now()
+      const second = await fork.tick()
+      expect(performance.now() - started, 'a later tick does not wait on the upstream (its retry waits 200 ms)').to.be.below(100)
+      expect(second.transactions).to.deep.equal([])
+      await fork.mine()
+      expect((await rpc(fork, 'eth_getTransactionReceipt', free)).status).to.equal('0x1')
       expect(await rpc(fork, 'txpool_status')).to.deep.equal({ pending: '0x2', queued: '0x0' })
       expect(await tokens(f2.address)).to.equal(900n * ETHER)
+
+      // Back: the keys are fetched again in the background, and the next tick after that runs them.
       faulty = await startServer(up, { port })
-      await fork.tick()
-      expect(await rpc(fork, 'txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' })
-      for (const hash of hashes) expect((await rpc(fork, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
+      await until('the held transactions to run', async () => {
+        await fork.tick()
+        return (await rpc(fork, 'txpool_status')).pending === '0x0' ? true : undefined
+      }, 5000, 50)
+      for (const hash of held) expect((await rpc(fork, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
       expect(await rpc(fork, 'eth_getBalance', Z, 'pending')).to.equal('0x7')
       expect([await tokens(f2.address), await tokens(Z)]).to.deep.equal([850n * ETHER, 50n * ETHER])
+    })
+
+    it('under automine, mines the other senders at once and a held transaction by itself once its state has loaded', async () => {
+      const fork = await createChain({ mining: 'auto', fork: { url: faulty.url, blockNumber: N, cache: false, retries: 0 } })
+      forks.push(fork)
+      const [f4, f6] = [4, 6].map((i) => signer(fork, i))
+      const W = '0x00000000000000000000000000000000000000ee' as Address
+      // The senders and the coinbase (every transaction credits it) are loaded; W is not.
+      for (const address of [f4.address, f6.address, await rpc(fork, 'eth_coinbase')]) await rpc(fork, 'eth_getBalance', address, 'latest')
+      await faulty.close()
+      const held = await fork.sendRawTransaction(await f4.sign({ to: W, value: 3n }))
+      const free = await fork.sendRawTransaction(await f6.sign({ to: f4.address, value: 1n }))
+      expect((await rpc(fork, 'eth_getTransactionReceipt', free)).blockNumber).to.equal(hex(N + 1n))
+      expect(await rpc(fork, 'eth_getTransactionReceipt', held)).to.equal(null)
+      faulty = await startServer(up, { port })
+      const receipt = await until('the held transaction to be mined', () => rpc(fork, 'eth_getTransactionReceipt', held).then((found) => found ?? undefined), 5000, 50)
+      expect([receipt.status, receipt.blockNumber]).to.deep.equal(['0x1', hex(N + 2n)])
+      expect(await rpc(fork, 'eth_getBalance', W, 'latest')).to.equal('0x3')
     })
   })
 

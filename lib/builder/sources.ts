@@ -22,8 +22,8 @@ export interface DroppedTransaction {
 export interface CandidateQueue {
   /** The next transaction to try, or undefined when the source has no more for this tick. */
   peek(): Transaction | undefined
-  /** The head was included; what follows it (the sender's next nonce) may come next. */
-  included(): void
+  /** The head is done with (included, or dropped because the state's nonce has passed it): what follows it (the sender's next nonce) may come next. */
+  next(): void
   /** The head cannot go in this tick: skip it, and what depends on it, for the rest of the tick. */
   skipped(): void
 }
@@ -77,7 +77,7 @@ export function poolSource(pool: TxPool): TransactionSource {
     },
     candidates(context, state) {
       const queue = new TransactionQueue(pool, context.baseFeePerGas, nonceIn(state))
-      return { peek: () => queue.peek()?.transaction, included: () => queue.shift(), skipped: () => queue.pop() }
+      return { peek: () => queue.peek()?.transaction, next: () => queue.shift(), skipped: () => queue.pop() }
     },
     remove: (transaction) => pool.remove(transaction as UserTransaction),
     holds: (transaction) => pool.get(transaction.hash) === transaction,
@@ -116,7 +116,7 @@ export function listSource(transactions: readonly UserTransaction[]): Transactio
   return {
     kind: 'user',
     prune: () => [],
-    candidates: () => ({ peek: () => transactions[next], included: advance, skipped: advance }),
+    candidates: () => ({ peek: () => transactions[next], next: advance, skipped: advance }),
     remove: () => {},
   }
 }

@@ -7,7 +7,7 @@ import type { IncludedTransaction } from '../blocks/block.ts'
 import { UpstreamError } from '../errors.ts'
 import { StateLoadError } from '../state/state-source.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
-import { runTransaction, UnexecutableTransactionError } from '../execution/run-transaction.ts'
+import { runTransaction, StaleNonceError, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import { SLICE_MS } from '../clock/serializer.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import type { Transaction } from '../transactions/transaction.ts'
@@ -111,7 +111,7 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
         included.push({ transaction, receipt, index: pending.transactions.length + included.length })
         work.gasUsed = receipt.cumulativeGasUsed
         work.logCount += receipt.logs.length
-        queue.included()
+        queue.next()
       } catch (error) {
         if (error instanceof StateLoadError && waits !== undefined && source.kind === 'user') {
           // It and its sender's later transactions wait for that state; the other senders' go on.
@@ -128,7 +128,9 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
         // source rather than block every later tick.
         const reason = error instanceof UnexecutableTransactionError ? error.message : `execution failed: ${(error as Error).message}`
         dropped.push({ transaction, reason })
-        queue.skipped()
+        // As geth's miner shifts past a nonce too low: the sender's next transaction may run now.
+        if (error instanceof StaleNonceError) queue.next()
+        else queue.skipped()
       }
       tried.push(transaction)
       take(source, transaction)

@@ -33,6 +33,11 @@ export class UnexecutableTransactionError extends Error {
   override name = 'UnexecutableTransactionError'
 }
 
+/** An {@link UnexecutableTransactionError} for a nonce the state has passed (another transaction's EIP-7702 authorization used it): the sender's next may run. */
+export class StaleNonceError extends UnexecutableTransactionError {
+  override name = 'StaleNonceError'
+}
+
 /** What the sender pays per gas in `block`, and how much of it goes to the coinbase. */
 function gasPrices(transaction: UserTransaction, block: BlockContext): { price: bigint; tip: bigint } {
   const tip = effectiveTip(transaction, block.baseFeePerGas)
@@ -44,7 +49,8 @@ function checkExecutable(transaction: UserTransaction, state: StateLayer, block:
   const sender = heldAccount(state, transaction.sender)
   const nonce = sender?.nonce ?? 0n
   if (nonce !== transaction.nonce) {
-    throw new UnexecutableTransactionError(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
+    const ErrorClass = transaction.nonce < nonce ? StaleNonceError : UnexecutableTransactionError
+    throw new ErrorClass(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
   }
   // EIP-3607, except for impersonated senders (Anvil lets impersonated contracts send).
   const delegated = sender !== undefined && isDelegated(sender.code)

@@ -78,7 +78,7 @@ export class DepositQueue implements TransactionSource {
     this.made.add(attributes)
     const list: Transaction[] = [attributes, ...this.waiting]
     let next = 0
-    return { peek: () => list[next], included: () => next++, skipped: () => next++ }
+    return { peek: () => list[next], next: () => next++, skipped: () => next++ }
   }
 
   remakes(transaction: Transaction): boolean {

@@ -19,6 +19,7 @@ import {
   toRlp,
   type Hex,
 } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
@@ -196,6 +197,24 @@ describe('builder: transaction order (geth TransactionsByPriceAndNonce)', () => 
     const two = (await blockOf(chain, '0x2')) as RpcBlock
     expect(two.transactions).to.deep.equal([hashes[4]])
     expect(two.gasUsed).to.equal(`0x${(21_000).toString(16)}`)
+  })
+
+  it("a sender whose nonce another transaction's EIP-7702 authorization used: the stale one is dropped and its next nonce goes in the same block (geth's miner shifts on nonce too low; Anvil mines the same)", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const [alice, bob] = [signer(chain, 0), signer(chain, 1)]
+    const authorization = await privateKeyToAccount(chain.accounts[1].privateKey).signAuthorization({ contractAddress: '0x000000000000000000000000000000000000c0de', chainId: 31337, nonce: 0 })
+    const fees = { maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI }
+    // Alice's set-code transaction comes first (equal tips, earlier arrival) and moves Bob's nonce from 0 to 1.
+    const setCode = await chain.sendRawTransaction(await alice.signAny({ type: 'eip7702', chainId: 31337, nonce: 0, gas: 100_000n, ...fees, to: bob.address, authorizationList: [authorization] }))
+    const stale = await chain.sendRawTransaction(await bob.sign({ to: carol, value: 1n, nonce: 0, ...fees }))
+    const next = await chain.sendRawTransaction(await bob.sign({ to: carol, value: 2n, nonce: 1, ...fees }))
+    const tick = await chain.tick()
+    expect(tick.transactions.map((t) => t.transaction.hash)).to.deep.equal([setCode, next])
+    expect(tick.dropped.map(({ transaction, reason }) => [transaction.hash, reason])).to.deep.equal([[stale, 'nonce 0 does not follow state nonce 1']])
+    await chain.mine()
+    expect(((await blockOf(chain, '0x1')) as RpcBlock).transactions).to.deep.equal([setCode, next])
+    expect(await chain.request({ method: 'txpool_status' })).to.deep.equal({ pending: '0x0', queued: '0x0' })
+    expect(await chain.getBalance(carol, 'latest')).to.equal(2n)
   })
 
   it("one sender's transactions also stop at the gas limit and continue in the next block in nonce order", async () => {

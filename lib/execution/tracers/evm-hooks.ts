@@ -11,7 +11,7 @@ import { addressOfWord } from '../../bytes.ts'
 import type { Address } from '../../types.ts'
 import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
-import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, STATICCALL } from '../opcode-bytes.ts'
+import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
 import { isStepError } from './step-errors.ts'
 import type { FrameStart, FrameType, TracerHooks } from './tracer.ts'
 
@@ -43,6 +43,10 @@ interface OpenFrame {
   opening: FrameStart | undefined
   /** The SELFDESTRUCT the frame ran, as its frame opens. */
   selfdestruct: FrameStart | undefined
+  /** Whether the frame's last opcode had the gas for its own cost (a creation's RETURN that had, yet ran out of gas, ran out storing the code). */
+  lastPaid: boolean
+  /** The refund counter when the frame opened (what it returns to if the frame fails). */
+  readonly refundAtEntry: bigint
 }
 
 /** `size` bytes of memory from `offset`, zero-padded past its end (as the opcode would read them). */
@@ -82,6 +86,11 @@ function frameOf(type: FrameType, step: InterpreterStep, depth: number, cost: bi
 export class TraceSession {
   private readonly frames: OpenFrame[] = []
   private logIndex: number
+  /**
+   * The refund counter before the next opcode. The EVM reports an SSTORE's step with its
+   * refund already applied; geth logs the counter before the opcode runs.
+   */
+  private refund = 0n
   /** A failure inside a listener (reported after the run: a listener must always let the EVM go on). */
   private failure: unknown
   /** Whether the run opened a frame at all (a plain transfer runs no EVM). */
@@ -160,7 +169,10 @@ export class TraceSession {
       lastOp: undefined,
       opening: undefined,
       selfdestruct: undefined,
+      lastPaid: true,
+      refundAtEntry: message.gasRefund,
     })
+    this.refund = message.gasRefund
     this.tracer.onEnter?.(frame)
   }
 
@@ -168,13 +180,16 @@ export class TraceSession {
     const frame = this.frames.pop()!
     const execution = result.execResult
     const failure = execution.exceptionError
-    if (failure !== undefined && isStepError(failure) && frame.lastOp !== undefined) this.tracer.onOpcodeFault?.(evmErrorText(failure, frame.lastOp))
+    const isCreate = frame.type === 'CREATE' || frame.type === 'CREATE2'
+    // A creation whose RETURN could pay for itself ran out of gas storing its code: geth's step carries no error.
+    const storingCode = isCreate && frame.lastOp === 'RETURN' && frame.lastPaid
+    if (failure !== undefined && isStepError(failure) && frame.lastOp !== undefined && !storingCode) this.tracer.onOpcodeFault?.(evmErrorText(failure, frame.lastOp))
+    this.refund = failure === undefined ? (execution.gasRefund ?? frame.refundAtEntry) : frame.refundAtEntry
     if (failure === undefined && frame.opening !== undefined) this.refuse(frame)
     if (failure === undefined && frame.selfdestruct !== undefined) this.openClosedFrame(frame.selfdestruct, undefined)
     if (failure !== undefined) this.logIndex = frame.logMark
     const reverted = failure?.error === 'revert'
     const parent = this.frames.at(-1)
-    const isCreate = frame.type === 'CREATE' || frame.type === 'CREATE2'
     if (parent !== undefined) parent.returnData = reverted || (failure === undefined && !isCreate) ? execution.returnValue : new Uint8Array(0)
     this.tracer.onExit?.({
       depth: frame.depth,
@@ -239,6 +254,9 @@ export class TraceSession {
       if (opens !== 'CREATE' && opens !== 'CREATE2') cost += calleeGas(step.stack[step.stack.length - 1], step.gasLeft, cost)
     }
     frame.lastOp = op
+    frame.lastPaid = step.gasLeft >= cost
+    const refund = code === SSTORE ? this.refund : step.gasRefund
+    this.refund = step.gasRefund
     const { tracer } = this
     tracer.onOpcode?.({
       pc: step.pc,
@@ -249,7 +267,7 @@ export class TraceSession {
       stack: step.stack,
       memory: step.memory,
       returnData: frame.returnData,
-      refund: step.gasRefund,
+      refund,
       address: step.address.toString() as Address,
       loaded: loaded === undefined ? undefined : bytesToBigInt(loaded),
     })

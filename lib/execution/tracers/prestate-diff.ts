@@ -16,7 +16,7 @@ import type { PrestateTracerConfig } from './tracer.ts'
 export interface PostAccount {
   readonly balance: bigint | undefined
   readonly nonce: bigint | undefined
-  /** The new code (empty if it was removed); undefined if unchanged or with `disableCode`. */
+  /** The new code; undefined if unchanged, removed (geth omits empty code) or with `disableCode`. */
   readonly code: Uint8Array | undefined
   readonly codeHash: Uint8Array | undefined
   /** The changed slots with a non-zero value now. */
@@ -61,7 +61,8 @@ function changed(old: AccountAt, now: AccountAt, config: PrestateTracerConfig): 
   const nonce = mark(now.nonce !== old.nonce, now.nonce)
   // No code reads as the empty code's hash, before and after (an account that no longer exists too).
   const codeHash = mark(!equalsBytes(now.codeHash ?? KECCAK256_NULL, old.codeHash ?? KECCAK256_NULL), now.codeHash ?? KECCAK256_NULL)
-  const code = config.disableCode ? undefined : mark(!equalsBytes(now.code, old.code), now.code)
+  // geth's `code` is omitempty: code removed (an EIP-7702 delegation cleared) shows only in the code hash.
+  const code = config.disableCode ? undefined : mark(!equalsBytes(now.code, old.code), now.code.length > 0 ? now.code : undefined)
   const preStorage = new Map<bigint, bigint>()
   const storage = new Map<bigint, bigint>()
   for (const [slot, value] of old.storage) {

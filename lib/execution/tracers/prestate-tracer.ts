@@ -76,6 +76,8 @@ export class PrestateTracer implements Tracer<Prestate> {
   /** Accounts whose EIP-7702 delegate counts as touched too (the recipient, call targets). */
   private readonly callees = new Set<Address>()
   private readonly selfdestructed = new Set<Address>()
+  /** Takes back what the last opcode touched first, should it turn out to have failed before it ran. */
+  private undoLast: (() => void) | undefined
 
   constructor(
     private readonly config: PrestateTracerConfig,
@@ -97,11 +99,37 @@ export class PrestateTracer implements Tracer<Prestate> {
   onOpcode(step: OpcodeStep): void {
     const { stack, op } = step
     const top = stack.length - 1
-    if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) this.touch(step.address).add(stack[top])
-    else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
-      this.touch(addressOfWord(stack[top]))
-      if (op === 'SELFDESTRUCT') this.selfdestructed.add(step.address)
-    } else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOfWord(stack[top - 1]))
+    this.undoLast = undefined
+    if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) {
+      const slots = this.touch(step.address)
+      const slot = stack[top]
+      if (!slots.has(slot)) this.undoLast = () => slots.delete(slot)
+      slots.add(slot)
+    } else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
+      const address = addressOfWord(stack[top])
+      const undoTouch = this.undoableTouch(address)
+      const marks = op === 'SELFDESTRUCT' && !this.selfdestructed.has(step.address)
+      if (marks) this.selfdestructed.add(step.address)
+      this.undoLast = () => {
+        undoTouch?.()
+        if (marks) this.selfdestructed.delete(step.address)
+      }
+    } else if (CALLS.has(op) && top >= 4) {
+      const callee = addressOfWord(stack[top - 1])
+      const undoTouch = this.undoableTouch(callee)
+      const added = !this.callees.has(callee)
+      this.callees.add(callee)
+      this.undoLast = () => {
+        undoTouch?.()
+        if (added) this.callees.delete(callee)
+      }
+    }
+  }
+
+  /** The last opcode failed before it ran (out of gas): geth's tracer records nothing of such a step. */
+  onOpcodeFault(): void {
+    this.undoLast?.()
+    this.undoLast = undefined
   }
 
   onExit(end: FrameEnd): void {
@@ -133,6 +161,13 @@ export class PrestateTracer implements Tracer<Prestate> {
   private touchCallee(address: Address): void {
     this.touch(address)
     this.callees.add(address)
+  }
+
+  /** Marks `address` touched; returns how to take that back if it was not touched before. */
+  private undoableTouch(address: Address): (() => void) | undefined {
+    if (this.slots.has(address)) return undefined
+    this.touch(address)
+    return () => this.slots.delete(address)
   }
 
   /** Marks `address` touched; returns its touched slots. */

@@ -1,0 +1,136 @@
+/**
+ * Where a step's record depends on when geth's interpreter calls its tracing hook
+ * (core/vm/interpreter.go): an opcode that runs out of gas on its gas charge reaches OnOpcode
+ * with the error, and the prestateTracer records nothing of it (native/prestate.go returns on
+ * `err != nil`); the refund counter is logged before the opcode runs (StateDB.GetRefund in
+ * logger.go's OnOpcode); a creation that runs out of gas storing its code fails after its last
+ * step, which carries no error; and diffMode's `code` is omitempty. Each case was found by a
+ * differential run against Anvil 1.7.1, which answers as geth here (its values are quoted).
+ */
+import { expect } from 'chai'
+import { keccak256, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { createChain, type Chain } from '../../../lib/index.ts'
+import type { Address } from '../../../lib/types.ts'
+import { signer } from '../../support/wallet.ts'
+
+type Step = { pc: number; op: string; gas: number; gasCost: number; error?: string; storage?: Record<Hex, Hex>; refund?: number }
+type StructLogs = { gas: number; failed: boolean; structLogs: Step[] }
+type Account = { balance?: Hex; nonce?: number; code?: Hex; codeHash?: Hex; storage?: Record<Hex, Hex> }
+
+const CONTRACT = '0x000000000000000000000000000000000000c0de' as Address
+const FEES = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }
+const rpc = <T>(chain: Chain, method: string, ...params: unknown[]) => chain.request({ method, params }) as Promise<T>
+
+/** A sealed transaction from dev account 0 to `to` (a creation without it), with `gas`. */
+async function sealed(chain: Chain, fields: { to?: Address; data?: Hex; gas: bigint }): Promise<Hex> {
+  const nonce = Number(await rpc<Hex>(chain, 'eth_getTransactionCount', chain.accounts[0].address, 'pending'))
+  const hash = await chain.sendRawTransaction(await signer(chain, 0).sign({ ...fields, ...FEES, nonce }))
+  await chain.mine()
+  return hash
+}
+
+describe('tracing hooks: what a step records, by when geth calls its hook', () => {
+  let chain: Chain
+  beforeEach(async () => {
+    chain = await createChain({ clock: 'manual' })
+  })
+  afterEach(() => chain.close())
+
+  it('an SSTORE out of gas on the EIP-2200 sentry: the prestateTracer lists the contract without the slot; the struct log still records the write (geth; Anvil lists no slot either)', async () => {
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x600160005500') // PUSH1 1 PUSH1 0 SSTORE STOP
+    const hash = await sealed(chain, { to: CONTRACT, gas: 23_000n }) // 2000 gas for the code: 1994 at the SSTORE, at most the 2300 sentry
+    const prestate = await rpc<Record<Address, Account>>(chain, 'debug_traceTransaction', hash, { tracer: 'prestateTracer' })
+    expect(prestate[CONTRACT]).to.deep.equal({ balance: '0x0', code: '0x600160005500', codeHash: keccak256('0x600160005500') })
+    const call = { from: chain.accounts[0].address, to: CONTRACT, gas: '0x59d8' }
+    const traced = await rpc<Record<Address, Account>>(chain, 'debug_traceCall', call, 'latest', { tracer: 'prestateTracer' })
+    expect(traced[CONTRACT].storage).to.equal(undefined)
+    const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})
+    expect(structLogs.at(-1)).to.deep.include({ op: 'SSTORE', gas: 1994, error: 'out of gas', storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}01` } })
+  })
+
+  it('a slot read before the failing SSTORE stays listed: only what the failed step touched first is taken back', async () => {
+    // SLOAD slot 0, then SSTORE to it with too little gas left.
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x5f5450600160005500') // PUSH0 SLOAD POP PUSH1 1 PUSH1 0 SSTORE STOP
+    const hash = await sealed(chain, { to: CONTRACT, gas: 21_000n + 2_114n })
+    const prestate = await rpc<Record<Address, Account>>(chain, 'debug_traceTransaction', hash, { tracer: 'prestateTracer' })
+    expect(prestate[CONTRACT].storage).to.deep.equal({ [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(32)}` })
+    expect((await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})).structLogs.at(-1)).to.deep.include({ op: 'SSTORE', error: 'out of gas' })
+  })
+
+  it("a BALANCE out of gas on its cold access: the prestateTracer leaves out the account it named (geth)", async () => {
+    const named = '0x00000000000000000000000000000000000b0b0b'
+    await rpc(chain, 'anvil_setBalance', named, '0x1')
+    await rpc(chain, 'anvil_setCode', CONTRACT, `0x73${named.slice(2)}3100`) // PUSH20 named BALANCE STOP
+    const hash = await sealed(chain, { to: CONTRACT, gas: 21_000n + 1_000n }) // 2600 for a cold account
+    const prestate = await rpc<Record<Address, Account>>(chain, 'debug_traceTransaction', hash, { tracer: 'prestateTracer' })
+    expect(Object.keys(prestate)).to.not.include(named)
+    const enough = await sealed(chain, { to: CONTRACT, gas: 21_000n + 3_000n })
+    expect(Object.keys(await rpc<Record<Address, Account>>(chain, 'debug_traceTransaction', enough, { tracer: 'prestateTracer' }))).to.include(named)
+  })
+
+  it("struct logs: an SSTORE's refund is the counter before it runs (Anvil: 0 then 4800 on the two SSTOREs, where the EVM reports 4800 and 2800)", async () => {
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x5f5f5560015f5500') // slot 0: 1 -> 0 (refund 4800), then 0 -> 1 (refund back to 2800)
+    await rpc(chain, 'anvil_setStorageAt', CONTRACT, '0x0', `0x${'00'.repeat(31)}01`)
+    await chain.mine()
+    const hash = await sealed(chain, { to: CONTRACT, gas: 100_000n })
+    const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, { disableStack: true, disableStorage: true })
+    expect(structLogs.map(({ op, refund }) => [op, refund ?? 0])).to.deep.equal([
+      ['PUSH0', 0],
+      ['PUSH0', 0],
+      ['SSTORE', 0],
+      ['PUSH1', 4800],
+      ['PUSH0', 4800],
+      ['SSTORE', 4800],
+      ['STOP', 2800],
+    ])
+  })
+
+  it('struct logs: a refund taken back with a failed call is not the counter before the next SSTORE', async () => {
+    // The callee clears slot 0 (refund 4800) and reverts; the caller then clears its own slot 0.
+    const callee = '0x000000000000000000000000000000000000ca11'
+    await rpc(chain, 'anvil_setCode', callee, '0x5f5f555f5ffd') // PUSH0 PUSH0 SSTORE PUSH0 PUSH0 REVERT
+    await rpc(chain, 'anvil_setStorageAt', callee, '0x0', `0x${'00'.repeat(31)}01`)
+    await rpc(chain, 'anvil_setStorageAt', CONTRACT, '0x0', `0x${'00'.repeat(31)}01`)
+    // PUSH0 x4, PUSH0 (value), PUSH20 callee, GAS, CALL, PUSH0, PUSH0, SSTORE, STOP
+    await rpc(chain, 'anvil_setCode', CONTRACT, `0x5f5f5f5f5f73${callee.slice(2)}5af15f5f5500`)
+    await chain.mine()
+    const hash = await sealed(chain, { to: CONTRACT, gas: 200_000n })
+    const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, { disableStack: true, disableStorage: true })
+    const stores = structLogs.filter(({ op }) => op === 'SSTORE').map(({ refund }) => refund ?? 0)
+    expect(stores).to.deep.equal([0, 0])
+    expect(structLogs.at(-1)).to.deep.include({ op: 'STOP', refund: 4800 })
+  })
+
+  it('struct logs: a creation out of gas storing its code carries no error on its RETURN step (Anvil: none); the trace still fails', async () => {
+    // Init code returns 100 bytes: the deposit needs 20000 gas, about 6900 are left.
+    const hash = await sealed(chain, { data: '0x60646000f3', gas: 60_000n })
+    const trace = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})
+    expect(trace.failed).to.equal(true)
+    expect(trace.structLogs.at(-1)).to.deep.equal({ pc: 4, op: 'RETURN', gas: 6924, gasCost: 12, depth: 1, stack: ['0x64', '0x0'] })
+    const frame = await rpc<{ error?: string }>(chain, 'debug_traceTransaction', hash, { tracer: 'callTracer' })
+    expect(frame.error).to.equal('out of gas')
+  })
+
+  it('struct logs: a RETURN out of gas on its own memory cost keeps its error', async () => {
+    const hash = await sealed(chain, { data: '0x61ffff6000f3', gas: 60_000n }) // RETURN of 65535 bytes: far more memory than the gas left buys
+    expect((await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})).structLogs.at(-1)).to.deep.include({ op: 'RETURN', error: 'out of gas' })
+  })
+
+  it("prestateTracer diffMode: clearing an EIP-7702 delegation shows the code hash and nonce in post, no empty code (geth's code is omitempty; Anvil: the nonce alone)", async () => {
+    const [alice, bob] = [signer(chain, 0), privateKeyToAccount(chain.accounts[1].privateKey)]
+    const send = async (nonce: number, address: Address) => {
+      const authorization = await bob.signAuthorization({ contractAddress: address, chainId: 31337, nonce })
+      const hash = await chain.sendRawTransaction(await alice.signAny({ type: 'eip7702', chainId: 31337, nonce, gas: 100_000n, ...FEES, to: alice.address, authorizationList: [authorization] }))
+      await chain.mine()
+      return hash
+    }
+    await send(0, CONTRACT)
+    expect(await chain.getCode(bob.address, 'latest')).to.equal(`0xef0100${CONTRACT.slice(2)}`)
+    const cleared = await send(1, `0x${'00'.repeat(20)}`)
+    const diff = await rpc<{ post: Record<Address, Account>; pre: Record<Address, Account> }>(chain, 'debug_traceTransaction', cleared, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } })
+    const who = bob.address.toLowerCase() as Address
+    expect(diff.post[who]).to.deep.equal({ codeHash: keccak256('0x'), nonce: 2 })
+    expect(diff.pre[who]).to.deep.include({ code: `0xef0100${CONTRACT.slice(2)}`, nonce: 1 })
+  })
+})

@@ -48,9 +48,16 @@ export class TestControls {
     return this.edit(address, (target) => setBalance(target, address, balance))
   }
 
-  /** Sets the nonce of `address`, at `latest` and `pending` at once. */
+  /**
+   * Sets the nonce of `address`, at `latest` and `pending` at once. Its pooled transactions
+   * below the new nonce leave the pool, as geth's pool drops those the state's nonce has passed.
+   */
   setNonce(address: Address, nonce: bigint): Promise<void> {
-    return this.edit(address, (target) => setNonce(target, address, nonce))
+    const { pool } = this.parts
+    return this.edit(address, (target) => {
+      setNonce(target, address, nonce)
+      for (const { transaction } of [...pool.fromSender(address)]) if (transaction.nonce < nonce) pool.remove(transaction)
+    })
   }
 
   /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */

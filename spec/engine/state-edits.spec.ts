@@ -232,16 +232,29 @@ describe('cheats', () => {
       expect(await request(chain, 'eth_getTransactionCount', alice.address, 'latest')).to.equal('0xffffffffffffffff')
     })
 
-    it('a pooled transaction whose nonce the edit passed is dropped at the next tick (geth drops stale nonces)', async () => {
+    it("pooled transactions whose nonce the edit passed leave the pool at once (geth's pool drops stale nonces; Anvil lists them until it mines); the later ones are pending", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      const [stale, next, last] = await Promise.all([0, 1, 2].map(async (nonce) => chain.sendRawTransaction(await alice.sign({ to: carol, value: BigInt(nonce + 1), nonce }))))
+      await chain.setNonce(alice.address, 1n)
+      expect(await request(chain, 'txpool_status')).to.deep.equal({ pending: '0x2', queued: '0x0' })
+      expect(await request(chain, 'eth_getTransactionByHash', stale)).to.equal(null)
+      const tick = await chain.tick()
+      expect(tick.dropped).to.deep.equal([])
+      expect(tick.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([next, last])
+      expect(await chain.getBalance(carol, 'pending')).to.equal(5n)
+    })
+
+    it('a snapshot taken before the edit brings the dropped transaction back', async () => {
       const chain = await createChain({ clock: 'manual' })
       const alice = signer(chain, 0)
       const stale = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 1n, nonce: 0 }))
+      const id = await request(chain, 'evm_snapshot')
       await chain.setNonce(alice.address, 3n)
-      const tick = await chain.tick()
-      expect(tick.transactions).to.have.length(0)
-      expect(tick.dropped.map(({ transaction }) => transaction.hash)).to.deep.equal([stale])
-      expect(await request(chain, 'eth_getTransactionByHash', stale)).to.equal(null)
-      expect(await chain.getBalance(carol, 'pending')).to.equal(0n)
+      expect(await request(chain, 'txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' })
+      await request(chain, 'evm_revert', id)
+      expect(await request(chain, 'txpool_status')).to.deep.equal({ pending: '0x1', queued: '0x0' })
+      expect(((await chain.tick()).transactions).map(({ transaction }) => transaction.hash)).to.deep.equal([stale])
     })
   })
 

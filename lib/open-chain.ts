@@ -74,7 +74,9 @@ export async function openChain(given: ChainOptions): Promise<OpenedChain> {
     const options = resolveChainOptions({ ...fromState, ...stated })
     return { options, setup: state === undefined ? undefined : { source: EMPTY_STATE_SOURCE, commitment: (undoLog) => new TrieStateCommitment(undoLog), state } }
   }
-  const fork = await Fork.open(first.fork)
+  // A fork's dump loaded with no fork block named goes on from its own fork block (the upstream's latest has moved on since).
+  const dumpedFork = state !== undefined && state.blocks[0].header.number > 0n ? state.blocks[0].header.number : undefined
+  const fork = await Fork.open({ ...first.fork, blockNumber: first.fork.blockNumber ?? dumpedFork })
   try {
     return forkedChain(stated, fromState, fork, state)
   } catch (error) {

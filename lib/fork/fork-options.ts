@@ -44,7 +44,7 @@ export const forkOptions = {
   }),
   blockNumber: define<bigint | number | string, bigint | undefined>({
     flag: 'fork-block-number',
-    description: "the upstream block to fork at (the upstream's latest when not given)",
+    description: "the upstream block to fork at (when not given, a loaded fork dump's block, else the upstream's latest)",
     defaultText: "the upstream's latest",
     parse: blockNumber,
     default: () => undefined,

@@ -285,10 +285,13 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
       other.close()
     })
 
-    it('is refused on a fork of another block, naming both blocks', async () => {
+    it('is refused on a fork of another block, naming both blocks; with no fork block named, the fork is made at the dump\'s (Anvil restarts --fork-url with --state so)', async () => {
       await upstream.chain.mine()
-      const refusal = await rejection(upstream.fork(undefined, forkDump))
+      const refusal = await rejection(upstream.fork(4n, forkDump))
       expect(refusal.message).to.match(/^invalid state dump: it starts at block 3 \(0x[0-9a-f]{64}\), not at the fork block 4 /)
+      const restarted = await upstream.fork(undefined, forkDump)
+      expect([restarted.blockNumber(), await accountsAt(restarted, addresses, [0n], 'latest')]).to.deep.equal([4n, read])
+      restarted.close()
       const other = await upstream.fork()
       const answered = await rejection(other.request({ method: 'anvil_loadState', params: [forkDump] }))
       expect([answered.code, other.blockNumber()]).to.deep.equal([-32602, 4n])

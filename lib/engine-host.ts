@@ -134,7 +134,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
 
   #liveFork(): LiveFork | undefined {
     const { upstream } = this.#engine
-    return upstream === undefined ? undefined : { url: upstream.url, blockNumber: upstream.forkNumber }
+    return upstream === undefined ? undefined : { url: upstream.url, openedUrl: upstream.openedUrl, blockNumber: upstream.forkNumber }
   }
 
   /** Swaps in the opened chain; the mining mode switched at run time carries over, as Anvil's does. */

@@ -30,9 +30,10 @@ export interface ResetTarget {
   readonly blockNumber?: bigint
 }
 
-/** The fork a chain is on now: its upstream's url and the fork block. */
+/** The fork a chain is on now: its upstream's url (and the one it was opened with) and the fork block. */
 export interface LiveFork {
   readonly url: string
+  readonly openedUrl: string
   readonly blockNumber: bigint
 }
 
@@ -46,15 +47,20 @@ export function pinnedFork(given: ChainOptions, blockNumber: bigint | undefined)
 
 /**
  * The options a chain `created` so (its fork pinned to its block) is opened anew with. A reset
- * with no target: as created. A reset to a target: forking it, the url defaulting to the fork
- * the chain is on now (with none, a fresh chain); a reset never reloads a state. A load: as
- * created, with the state, on the fork the chain is on now.
+ * with no target: as created (through the endpoint `anvil_setRpcUrl` moved its fork to). A
+ * reset to a target: forking it, the url defaulting to the fork the chain is on now (with none,
+ * a fresh chain); a reset never reloads a state. A load: as created, with the state, on the
+ * fork the chain is on now.
  */
 export function reopenedOptions(created: ChainOptions, change: Reopening): ChainOptions {
   const { fork, state: _state, ...rest } = created
   const { live } = change
   if ('state' in change) return { ...rest, ...(live === undefined ? {} : { fork: { ...fork, url: live.url, blockNumber: live.blockNumber } }), state: change.state }
-  if (change.reset === undefined) return created
+  if (change.reset === undefined) {
+    // As created; a fork opened from the created url that anvil_setRpcUrl moved since goes through the url in use.
+    const moved = fork !== undefined && live !== undefined && live.openedUrl === fork.url
+    return moved ? { ...created, fork: { ...fork, url: live.url } } : created
+  }
   const url = change.reset.url ?? live?.url
   if (url === undefined) return rest
   return { ...rest, fork: { ...fork, url, blockNumber: change.reset.blockNumber } }

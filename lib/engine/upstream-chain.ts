@@ -6,8 +6,10 @@ import type { Hash } from '../types.ts'
 
 /** A forked chain's upstream. */
 export interface UpstreamChain {
-  /** The upstream's endpoint, as given. */
+  /** The upstream's endpoint, as given (or as `anvil_setRpcUrl` changed it). */
   readonly url: string
+  /** The endpoint the fork was opened with. */
+  readonly openedUrl: string
   /** The upstream's chain id. */
   readonly chainId: number
   /** The fork block's number: the state at it is local (upstream state, dev accounts funded); its contents and every earlier block are the upstream's. */

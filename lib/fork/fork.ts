@@ -52,6 +52,11 @@ export class Fork implements UpstreamChain {
     }
   }
 
+  /** The endpoint the fork was opened with (before any {@link setUrl}). */
+  get openedUrl(): string {
+    return this.options.url
+  }
+
   /** The upstream's endpoint, as given. */
   get url(): string {
     return this.client.url

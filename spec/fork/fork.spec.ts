@@ -593,6 +593,26 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       }
     })
 
+    it('anvil_reset [] after anvil_setRpcUrl starts over as created through the new endpoint (the old one may be dead); after a reset to another url, as created through the created one', async () => {
+      const [dying, moved, other] = [await startProxy(server.url), await startProxy(server.url), await startProxy(server.url)]
+      try {
+        const fork = await createChain({ fork: { url: dying.url, blockNumber: N, cache: false, retries: 0 } })
+        forks.push(fork)
+        await rpc(fork, 'anvil_setRpcUrl', moved.url)
+        await dying.close()
+        expect(await rpc(fork, 'anvil_reset')).to.equal(null)
+        expect([fork.blockNumber(), (await rpc(fork, 'anvil_nodeInfo')).forkConfig.forkUrl]).to.deep.equal([N, moved.url])
+        expect(await rpc(fork, 'eth_getBalance', X, 'latest')).to.equal(hex(ETHER))
+        const second = await createChain({ fork: { url: moved.url, blockNumber: N, cache: false } })
+        forks.push(second)
+        await rpc(second, 'anvil_reset', { forking: { jsonRpcUrl: other.url, blockNumber: 2 } })
+        await rpc(second, 'anvil_reset')
+        expect([second.blockNumber(), (await rpc(second, 'anvil_nodeInfo')).forkConfig.forkUrl]).to.deep.equal([N, moved.url])
+      } finally {
+        await Promise.all([moved.close(), other.close()])
+      }
+    })
+
     it("viem's testClient.reset({ blockNumber }) forks that block of the same upstream", async () => {
       const fork = await forkAt()
       const test = createTestClient({ mode: 'anvil', transport: custom({ request: (args) => fork.request(args) }, { retryCount: 0 }) })

@@ -272,7 +272,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     tokens: new TokenBalances({ blocks, environment, controls, serialize }),
     tracing,
     otterscan: new Otterscan({ history, tracing }),
-    proofs: new Proofs({ blocks, history, commitment }),
+    proofs: new Proofs({ blocks, history, commitment, upstream: setup.upstream }),
     simulation: new Simulation({ blocks, environment, rules: rules.blocks, lane, hardfork: options.hardfork }),
     upstream: setup.upstream,
     rules,

@@ -12,19 +12,22 @@ import type { AccountState } from '../state/account.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import { storageKey, triesOf, writeStorageWord, type StateTries } from '../state/state-tries.ts'
 import type { StateHistory } from '../state/state-history.ts'
-import { heldAccount } from '../state/state-source.ts'
+import { heldAccount, loadAccount } from '../state/state-source.ts'
 import { UNLOADED, type StateView } from '../state/state-view.ts'
 import { trieProof } from '../trie/proof.ts'
 import { trieRoot } from '../trie/trie-encoding.ts'
 import type { TrieNode } from '../trie/trie-nodes.ts'
 import type { Address } from '../types.ts'
 import type { BlockResolver, ResolvedBlock } from './block-resolver.ts'
+import type { UpstreamChain } from './upstream-chain.ts'
 
 /** What proofs read. */
 export interface ProofParts {
   readonly blocks: BlockResolver
   readonly history: StateHistory
   readonly commitment: StateCommitment
+  /** A forked chain's upstream: it holds the state tries the chain does not. */
+  readonly upstream: UpstreamChain | undefined
 }
 
 /** An account as the state trie holds it (`eth_getAccount`); an absent account reads as an empty one, as in Anvil. */
@@ -107,13 +110,31 @@ export class Proofs {
     return proofIn({ accounts: built.accounts, storage: (account) => built.storageTries.get(account) }, state, address, slots)
   }
 
-  /** The account at `address` as the state trie holds it at `at` (any block); -32000 on a chain without tries. */
-  account(address: Address, at: ResolvedBlock): AccountSummary {
+  /** The account at `address` as the state trie holds it at `at` (any block); on a fork, see {@link forkAccount}. */
+  account(address: Address, at: ResolvedBlock): AccountSummary | Promise<AccountSummary> {
+    const { upstream } = this.parts
+    if (upstream !== undefined) return this.forkAccount(address, at, upstream)
     const tries = this.headTries()
     const account = heldAccount(at.state, address)
     if (at.kind === 'pending') return summary(account, () => trieRoot(this.pendingStorage(tries, address, at)))
     if (at.block.header.number === this.parts.blocks.headNumber) return summary(account, () => trieRoot(tries.storage(address)))
     return summary(account, () => trieRoot(this.storageAt(address, Number(at.block.header.number))))
+  }
+
+  /**
+   * The account at `address` on a fork, which holds no tries: its fields as the chain reads them
+   * at `at`, its storage root the upstream's at the fork block (as Anvil answers), unless the
+   * chain has written to that storage by `at`: then the root is not known here (-32000).
+   */
+  private async forkAccount(address: Address, at: ResolvedBlock, upstream: UpstreamChain): Promise<AccountSummary> {
+    const account = await loadAccount(at.state, address)
+    const number = at.kind === 'pending' ? this.parts.blocks.headNumber : at.block.header.number
+    const written = this.parts.history.wroteStorage(address, Number(number)) || (at.kind === 'pending' && at.block.state.storage.has(address))
+    if (account !== undefined && written) {
+      throw new ResourceNotFoundError(`the storage root of ${address} is not known on a forked chain once the chain has written to its storage: it does not hold the upstream's state trie`)
+    }
+    const storageRoot = account === undefined ? KECCAK256_RLP : await upstream.storageRoot(address)
+    return summary(account, () => storageRoot)
   }
 
   /** The head's tries, every edit since the last seal folded in. */

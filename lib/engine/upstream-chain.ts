@@ -2,7 +2,7 @@
  * The upstream of a forked chain, as the engine and the RPC layer see it: the blocks up to the
  * fork block are the upstream's, and reads of them go there.
  */
-import type { Hash } from '../types.ts'
+import type { Address, Hash } from '../types.ts'
 
 /** A forked chain's upstream. */
 export interface UpstreamChain {
@@ -20,6 +20,8 @@ export interface UpstreamChain {
   numberOf(hash: Hash): Promise<bigint | undefined>
   /** The number of the block holding the upstream's transaction `hash`, undefined if none does. */
   blockOfTransaction(hash: Hash): Promise<bigint | undefined>
+  /** The root of `address`'s storage trie at the fork block (the upstream's `eth_getProof` storageHash). */
+  storageRoot(address: Address): Promise<Uint8Array>
   /** Sends a request to the upstream as it was sent here. */
   forward(method: string, params: readonly unknown[]): Promise<unknown>
   /** Points the fork at another endpoint of the same chain (`anvil_setRpcUrl`). */

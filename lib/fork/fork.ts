@@ -102,6 +102,11 @@ export class Fork implements UpstreamChain {
     return quantityFrom(transaction.blockNumber, this.origin('eth_getTransactionByHash'))
   }
 
+  async storageRoot(address: Address): Promise<Uint8Array> {
+    const proof = objectOrNullFrom(await this.client.request('eth_getProof', [address, [], hex(this.forkNumber)]), this.origin('eth_getProof'))
+    return hexToBytes(hashFrom(proof?.storageHash, this.origin('eth_getProof')))
+  }
+
   forward(method: string, params: readonly unknown[]): Promise<unknown> {
     return this.client.request(method, params)
   }

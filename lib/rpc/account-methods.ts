@@ -58,7 +58,7 @@ export const accountMethods: Readonly<Record<string, MethodDefinition>> = {
     const proof = engine.proofs.proof(account, keys.map((key) => key.slot), view.blocks.resolve(selector))
     return formatProof(proof, keys)
   }),
-  eth_getAccount: method([address('0'), block(1)], ({ engine, view }, account, selector) =>
-    formatAccount(engine.proofs.account(account, view.blocks.resolve(selector))),
+  eth_getAccount: method([address('0'), block(1)], async ({ engine, view }, account, selector) =>
+    formatAccount(await engine.proofs.account(account, view.blocks.resolve(selector))),
   ),
 }

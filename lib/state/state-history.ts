@@ -131,6 +131,15 @@ export class StateHistory {
     }
   }
 
+  /** Whether the chain wrote a storage word of `address`, or wiped its storage, by the end of block `blockNumber`. */
+  wroteStorage(address: Address, blockNumber: number): boolean {
+    const history = this.storage.get(address)
+    if (history === undefined) return false
+    if (history.wipeAt(blockNumber) !== -1) return true
+    for (const versions of history.slots.values()) if (versions.indexAt(blockNumber) !== -1) return true
+    return false
+  }
+
   /** Drops every version written after block `blockNumber`, which becomes the head again (`anvil_rollback`); undone with a snapshot's revert. */
   dropAfter(blockNumber: number): void {
     const dropEmpty = <K, V extends { dropAfter(block: number, undoLog: UndoLog | undefined): boolean }>(byKey: Map<K, V>): void => {

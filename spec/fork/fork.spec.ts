@@ -24,6 +24,7 @@ const DEV_BALANCE = 10_000n * ETHER
 const N = 4n
 const X = '0x00000000000000000000000000000000000000aa' as Address
 const CODE_ON_DEV_9 = '0x60006000f3'
+const keccak256Empty = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
 const hex = (value: bigint): Hex => `0x${value.toString(16)}`
 /** Every method a fork may send its upstream: reads only. */
 const READS = new Set(['eth_chainId', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_getLogs', 'eth_getTransactionByHash'])
@@ -209,6 +210,26 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(proxy.calls().filter(({ method }) => method !== 'eth_getBlockByHash')).to.deep.equal(sent.map(([method, params]) => ({ method, params })))
       expect(await rpc(fork, 'eth_getBalance', u1, '0x4')).to.equal(hex(DEV_BALANCE))
       expect(await rpc(fork, 'eth_getBalance', u1, { blockHash: block[4].hash })).to.equal(hex(DEV_BALANCE))
+    })
+
+    it("answers eth_getAccount from the fork block on: the chain's fields, the upstream's storage root at N (Anvil answers so); refused for an account whose storage the chain wrote", async () => {
+      const fork = await forkAt({ mining: 'auto' })
+      const u0 = signer(fork, 0)
+      const atN = await rpc(up, 'eth_getAccount', counter, '0x4')
+      expect(await rpc(fork, 'eth_getAccount', counter, 'latest')).to.deep.equal(atN)
+      expect(await rpc(fork, 'eth_getAccount', token, '0x4')).to.deep.equal(await rpc(up, 'eth_getAccount', token, '0x4'))
+      expect(await rpc(fork, 'eth_getAccount', u0.address, 'pending')).to.deep.equal({ ...(await rpc(up, 'eth_getAccount', u0.address, '0x4')), balance: hex(DEV_BALANCE) })
+      expect(await rpc(fork, 'eth_getAccount', '0x000000000000000000000000000000000000dead', 'latest')).to.deep.equal({
+        nonce: '0x0',
+        balance: '0x0',
+        storageRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+        codeHash: keccak256Empty,
+      })
+      const nonce = Number(await rpc(fork, 'eth_getTransactionCount', u0.address, 'latest'))
+      await fork.sendRawTransaction(await signCall(u0, counter, Counter.abi as Abi, 'increment', [], { nonce }))
+      expect(await rpc(fork, 'eth_getAccount', counter, '0x4')).to.deep.equal(atN)
+      const refused = await rejection(rpc(fork, 'eth_getAccount', counter, 'latest'))
+      expect([refused.code, refused.message]).to.deep.equal([-32000, `the storage root of ${counter} is not known on a forked chain once the chain has written to its storage: it does not hold the upstream's state trie`])
     })
 
     it("sends safe, finalized and earliest that name a block before N as that block's number", async () => {

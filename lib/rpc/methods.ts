@@ -71,6 +71,14 @@ const readTargets: Readonly<Record<string, ReadTarget>> = {
   debug_getRawTransaction: transaction,
   trace_transaction: transaction,
   trace_block: contents(0),
+  erigon_getHeaderByNumber: contents(0),
+  ots_hasCode: state(1),
+  ots_getBlockDetails: contents(0),
+  ots_getBlockDetailsByHash: contents(0),
+  ots_getBlockTransactions: contents(0),
+  ots_traceTransaction: transaction,
+  ots_getInternalOperations: transaction,
+  ots_getTransactionError: transaction,
 }
 
 /** `definitions` with each method's read target from {@link readTargets}. */

@@ -50,7 +50,8 @@ async function forwardToUpstream(context: MethodContext, upstream: UpstreamChain
     return block !== undefined && block <= upstream.forkNumber ? { result: await upstream.forward(method, params) } : undefined
   }
   const value = parsed[target.block]
-  const selector: BlockSelector = typeof value === 'string' ? { hash: value as Hash } : (value as BlockSelector)
+  // A block hash, a plain number (Otterscan's), or a parsed tag.
+  const selector: BlockSelector = typeof value === 'string' ? { hash: value as Hash } : typeof value === 'number' ? { number: BigInt(value) } : (value as BlockSelector)
   if (!(await context.view.blocks.upstreamHolds(selector, target.reads))) return undefined
   const sent = [...(params ?? [])]
   if ('tag' in selector) sent[target.block] = toQuantity(context.view.blocks.numberOfTag(selector.tag))

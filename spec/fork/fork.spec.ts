@@ -270,6 +270,29 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(proxy.calls()).to.deep.include({ method: 'eth_getBlockByNumber', params: ['0x4', false] })
     })
 
+    it("answers Otterscan's reads of blocks and transactions up to N with the upstream's answers (Anvil reads them there too); the fork's own blocks are local", async () => {
+      const fork = await forkAt({ mining: 'auto' })
+      const cases: [string, unknown[]][] = [
+        ['ots_getBlockDetails', [4]],
+        ['ots_getBlockDetails', [3]],
+        ['ots_getBlockDetailsByHash', [block[2].hash]],
+        ['ots_getBlockTransactions', [3, 0, 5]],
+        ['erigon_getHeaderByNumber', [4]],
+        ['ots_hasCode', [counter, '0x1']],
+        ['ots_traceTransaction', [hashes.increment]],
+        ['ots_getInternalOperations', [hashes.tokenTransfer]],
+        ['ots_getTransactionError', [hashes.increment]],
+      ]
+      for (const [method, params] of cases) await sameAsUpstream(fork, method, params)
+      expect((await rpc(fork, 'ots_getBlockDetails', 4)).block.transactionCount).to.equal(1)
+      expect(proxy.calls().map(({ method }) => method)).to.include.members(cases.map(([method]) => method))
+      await fork.sendRawTransaction(await signer(fork, 7).sign({ to: X, value: 1n }))
+      proxy.clear()
+      expect((await rpc(fork, 'ots_getBlockDetails', 5)).block.transactionCount).to.equal(1)
+      expect(await rpc(fork, 'ots_hasCode', counter, 'latest')).to.equal(true)
+      expect(proxy.calls().filter(({ method }) => method.startsWith('ots_'))).to.deep.equal([])
+    })
+
     it("holds its own blocks after N: the upstream's block N+1 is not the fork's", async () => {
       const fork = await forkAt()
       expect(await rpc(fork, 'eth_getBlockByNumber', '0x5', false)).to.equal(null)

@@ -242,7 +242,11 @@ export class BlockResolver {
       return block
     }
     if (selector.number > this.headNumber) throw new HeaderNotFoundError()
-    if (selector.number < this.firstNumber) throw new ResourceNotFoundError(`block ${selector.number} is before the fork block ${this.firstNumber}: only the upstream holds it`)
+    if (selector.number < this.firstNumber) {
+      // A fork's dump loaded alone holds no block before its first, and no upstream does either.
+      if (this.parts.upstream === undefined) throw new HeaderNotFoundError()
+      throw new ResourceNotFoundError(`block ${selector.number} is before the fork block ${this.firstNumber}: only the upstream holds it`)
+    }
     return blocks.byNumber(Number(selector.number))!
   }
 

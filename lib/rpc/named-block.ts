@@ -18,9 +18,9 @@ export interface NamedBlock {
   json(fullTransactions: boolean): Record<string, unknown>
 }
 
-/** The block `selector` names; undefined beyond the head (geth: null). */
+/** The block `selector` names; undefined beyond the head or before the first block held (a fork's dump loaded alone) (geth: null). */
 export function blockAt(view: ChainView, selector: BlockSelector): NamedBlock | undefined {
-  if ('number' in selector && selector.number > view.blocks.headNumber) return undefined
+  if ('number' in selector && (selector.number > view.blocks.headNumber || selector.number < view.blocks.firstNumber)) return undefined
   const resolved = view.blocks.resolve(selector)
   if (resolved.kind === 'pending') {
     const pending = resolved.block.view

@@ -272,6 +272,10 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
       expect(await accountsAt(loaded, addresses, [0n], 'latest')).to.deep.equal(read)
       expect(await countAt(loaded, upstream.counter, 'latest')).to.equal(1n)
       expect([await rpc(loaded, 'eth_chainId'), await latestBlock(loaded)]).to.deep.equal(['0x7a69', await latestBlock(fork)])
+      // Blocks before the fork block are held nowhere now: absent, as on a chain that never had them (geth and Anvil: null; a state read, 'header not found').
+      expect(await rpc(loaded, 'eth_getBlockByNumber', '0x2', false)).to.equal(null)
+      const refused = await rejection(rpc(loaded, 'eth_getBalance', RECIPIENT, '0x2'))
+      expect([refused.code, refused.message]).to.deep.equal([-32000, 'header not found'])
     })
 
     it('loads onto a fork of the same block (createChain and anvil_loadState), where unread keys still come from the upstream', async () => {

@@ -145,7 +145,7 @@ export const chainOptions = {
   }),
   preset: define<PresetName, PresetName | undefined>({
     flag: 'preset',
-    description: 'base | base-sepolia | op: an OP-stack chain like that one (its chain id, block times, EIP-1559 parameters and minimum base fee; deposits, the L1 data fee, the predeploys); it runs the EVM rules of `--hardfork`, so the cap of 2^24 gas per transaction that Base has (EIP-7825) comes with `--hardfork osaka`',
+    description: "base | base-sepolia | op: an OP-stack chain like that one (its chain id, block times, EIP-1559 parameters and minimum base fee; deposits, the L1 data fee, the predeploys); it runs the EVM rules of `--hardfork`, with Base's cap of 2^24 gas per transaction (EIP-7825) on the Base presets (`--transaction-gas-cap`)",
     defaultText: 'none (a plain chain)',
     parse: oneOf<PresetName>('base', 'base-sepolia', 'op'),
     default: () => undefined,

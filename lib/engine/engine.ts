@@ -161,7 +161,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
       return setup.upstream?.blockHash(BigInt(number))
     }, rules.precompiles),
     state: evmState,
-    transactionCommon: chainId.bind(createTransactionCommon(options.chainId, options.hardfork)),
+    transactionCommon: chainId.bind(createTransactionCommon(options.chainId, options.hardfork, options.opStack?.transactionGasCap === true)),
     chainId,
     fees: rules.fees,
   }

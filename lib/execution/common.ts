@@ -29,9 +29,10 @@ function withFastEIPLookup(common: Common): Common {
   return common
 }
 
-function baseCommon(chainId: number, hardfork: Hardfork, params?: typeof paramsTx): Common {
+function baseCommon(chainId: number, hardfork: Hardfork, params?: typeof paramsTx, eips: number[] = []): Common {
   return createCustomCommon({ chainId }, Mainnet, {
     hardfork,
+    eips,
     params,
     customCrypto: ecrecover === undefined ? { keccak256 } : { keccak256, ecrecover, ecsign },
   })
@@ -42,9 +43,12 @@ export function createExecutionCommon(chainId: number, hardfork: Hardfork): Comm
   return withFastEIPLookup(baseCommon(chainId, hardfork))
 }
 
-/** The Common transactions are decoded with: never copied, parameters loaded once. */
-export function createTransactionCommon(chainId: number, hardfork: Hardfork): Common {
-  const common = withFastEIPLookup(baseCommon(chainId, hardfork, paramsTx))
+/**
+ * The Common transactions are decoded with: never copied, parameters loaded once. `gasCap`
+ * turns on EIP-7825's cap of a transaction's gas before Osaka (a Base chain's rule).
+ */
+export function createTransactionCommon(chainId: number, hardfork: Hardfork, gasCap = false): Common {
+  const common = withFastEIPLookup(baseCommon(chainId, hardfork, paramsTx, gasCap ? [7825] : []))
   common.copy = () => common
   common.updateParams = () => common
   return common

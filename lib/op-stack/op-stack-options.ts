@@ -8,7 +8,7 @@
  * and the fee scalars of the L1-fee test vector in base/base's receipt tests (5,227 and
  * 1,014,213, from an OP Mainnet block of 2024; Base's current ones were not found).
  */
-import { define, integer, wei } from '../option-definition.ts'
+import { boolean, define, integer, wei } from '../option-definition.ts'
 
 const MAX_U32 = 2 ** 32 - 1
 
@@ -76,5 +76,12 @@ export const opStackOptions = {
     defaultText: "the preset's (Base 5000000)",
     parse: wei,
     default: () => 0n,
+  }),
+  transactionGasCap: define<boolean | string, boolean>({
+    flag: 'transaction-gas-cap',
+    description: "EIP-7825's cap of 2^24 gas per transaction whatever `--hardfork` (Base has it; deposits are exempt)",
+    defaultText: "the preset's (Base true, OP false)",
+    parse: boolean,
+    default: () => false,
   }),
 }

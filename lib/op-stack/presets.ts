@@ -25,6 +25,7 @@ export interface Preset {
     readonly eip1559Elasticity: number
     readonly eip1559Denominator: number
     readonly minBaseFee: bigint
+    readonly transactionGasCap: boolean
   }
 }
 
@@ -32,22 +33,22 @@ export interface Preset {
 export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   // Base mainnet (base/docs `throughput-and-limits.mdx`, `configuration-changelog.mdx`):
   // elasticity 6, denominator 125 since 2026-02-04, minimum base fee 5,000,000 wei, blocks of
-  // about 400M gas every 2 s, flashblocks every 200 ms.
+  // about 400M gas every 2 s, flashblocks every 200 ms, and a cap of 2^24 gas per transaction.
   base: {
     chain: { chainId: 8453, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 400_000_000n, initialBaseFee: 5_000_000n },
-    opStack: { eip1559Elasticity: 6, eip1559Denominator: 125, minBaseFee: 5_000_000n },
+    opStack: { eip1559Elasticity: 6, eip1559Denominator: 125, minBaseFee: 5_000_000n, transactionGasCap: true },
   },
   // Base Sepolia (base/base `configs/base-sepolia.toml`: elasticity 10, denominator 250 from
   // Canyon; base/docs `network-fees.mdx`: minimum base fee 200,000 wei). Its gas limit is taken
   // to be mainnet's.
   'base-sepolia': {
     chain: { chainId: 84532, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 400_000_000n, initialBaseFee: 200_000n },
-    opStack: { eip1559Elasticity: 10, eip1559Denominator: 250, minBaseFee: 200_000n },
+    opStack: { eip1559Elasticity: 10, eip1559Denominator: 250, minBaseFee: 200_000n, transactionGasCap: true },
   },
   // OP Mainnet (Foundry's `optimism.rs` and the OP superchain registry: elasticity 6,
   // denominator 250 since Canyon; no minimum base fee configured). Gas limit 40M.
   op: {
     chain: { chainId: 10, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 40_000_000n, initialBaseFee: 1_000_000n },
-    opStack: { eip1559Elasticity: 6, eip1559Denominator: 250, minBaseFee: 0n },
+    opStack: { eip1559Elasticity: 6, eip1559Denominator: 250, minBaseFee: 0n, transactionGasCap: false },
   },
 }

@@ -73,6 +73,29 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       expect(await chain.request({ method: 'eth_getCode', params: [L1_BLOCK, 'latest'] })).to.not.equal('0x')
     })
 
+    it("the Base presets cap a transaction's gas at 2^24 under Prague too (EIP-7825, geth's pool text); OP's and transactionGasCap: false do not; deposits are exempt", async () => {
+      const over = 2n ** 24n + 1n
+      const CAROL = '0x000000000000000000000000000000000000ca41'
+      const attempt = async (chain: Chain) => chain.sendRawTransaction(await signer(chain, 0).sign({ to: CAROL, value: 1n, gas: over, maxFeePerGas: GWEI, maxPriorityFeePerGas: 1n }))
+      for (const preset of ['base', 'base-sepolia'] as const) {
+        const chain = await createChain({ preset, clock: 'manual' })
+        expect(chain.options.hardfork).to.equal('prague')
+        const refused = await rejection(attempt(chain))
+        expect([refused.code, refused.message]).to.deep.equal([-32000, 'transaction gas limit too high (cap: 16777216, tx: 16777217)'])
+        const estimate = await chain.request({ method: 'eth_estimateGas', params: [{ from: chain.accounts[0].address, to: CAROL, gas: toHex(2n ** 25n) }] })
+        expect(estimate).to.equal('0x5208')
+        const deposit = await chain.deposit({ to: CAROL, mint: 1n, gas: 2n ** 25n })
+        await chain.mine()
+        expect((await receiptOf(chain, deposit))?.status).to.equal('0x1')
+        chain.close()
+      }
+      for (const options of [{ preset: 'op' as const }, { preset: 'base' as const, opStack: { transactionGasCap: false } }]) {
+        const chain = await createChain({ ...options, clock: 'manual' })
+        expect(await attempt(chain)).to.match(/^0x[0-9a-f]{64}$/)
+        chain.close()
+      }
+    })
+
     it('without a preset the chain is plain: no predeploys, empty extraData, deposits refused as geth refuses an unknown type', async () => {
       const chain = await createChain()
       expect(chain.options.opStack).to.equal(undefined)

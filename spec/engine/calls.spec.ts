@@ -271,6 +271,9 @@ describe('eth_estimateGas', () => {
     }
     expect(await capOf({ hardfork: 'prague' })).to.equal('gas required exceeds allowance (30000000)')
     expect(await capOf({ hardfork: 'osaka' })).to.equal('gas required exceeds allowance (16777216)')
-    expect(await capOf({ preset: 'base' })).to.equal('gas required exceeds allowance (50000000)')
+    // Base caps a transaction's gas under Prague too (its preset's transactionGasCap); OP's 40M block is its own cap.
+    expect(await capOf({ preset: 'base' })).to.equal('gas required exceeds allowance (16777216)')
+    expect(await capOf({ preset: 'base', opStack: { transactionGasCap: false } })).to.equal('gas required exceeds allowance (50000000)')
+    expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
 })

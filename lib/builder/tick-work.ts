@@ -5,11 +5,11 @@
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import { UpstreamError } from '../errors.ts'
-import { StateLoadError } from '../state/state-source.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runTransaction, StaleNonceError, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import { SLICE_MS } from '../clock/serializer.ts'
 import { StateLayer } from '../state/state-layer.ts'
+import { StateLoadError } from '../state/state-source.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
@@ -32,7 +32,7 @@ export interface TickWork {
   /** The block's gas used and log count with the tick so far. */
   gasUsed: bigint
   logCount: number
-  /** Set when a forked chain's upstream could not give state a system transaction needed: the tick ends there, the transaction stays. */
+  /** Set when a forked chain's upstream could not give state the tick needed other than a user transaction's (a system source's): the tick ends there, what needed it stays. */
   stalled: boolean
 }
 

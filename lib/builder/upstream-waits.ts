@@ -25,7 +25,9 @@ export class UpstreamWaits {
     const fetch = (): void => {
       failure.loadAgain().then(
         () => {
-          if (!this.closed && this.waiting.get(transaction) === failure && held()) this.ready()
+          if (this.closed || this.waiting.get(transaction) !== failure) return
+          if (held()) this.ready()
+          else this.waiting.delete(transaction)
         },
         () => {
           if (this.closed || this.waiting.get(transaction) !== failure) return

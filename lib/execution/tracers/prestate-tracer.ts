@@ -76,8 +76,8 @@ export class PrestateTracer implements Tracer<Prestate> {
   /** Accounts whose EIP-7702 delegate counts as touched too (the recipient, call targets). */
   private readonly callees = new Set<Address>()
   private readonly selfdestructed = new Set<Address>()
-  /** Takes back what the last opcode touched first, should it turn out to have failed before it ran. */
-  private undoLast: (() => void) | undefined
+  /** The last opcode, recorded once the next step or the frame's end shows it ran (geth records nothing of a step that failed before it ran). */
+  private last: OpcodeStep | undefined
 
   constructor(
     private readonly config: PrestateTracerConfig,
@@ -97,47 +97,23 @@ export class PrestateTracer implements Tracer<Prestate> {
   }
 
   onOpcode(step: OpcodeStep): void {
-    const { stack, op } = step
-    const top = stack.length - 1
-    this.undoLast = undefined
-    if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) {
-      const slots = this.touch(step.address)
-      const slot = stack[top]
-      if (!slots.has(slot)) this.undoLast = () => slots.delete(slot)
-      slots.add(slot)
-    } else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
-      const address = addressOfWord(stack[top])
-      const undoTouch = this.undoableTouch(address)
-      const marks = op === 'SELFDESTRUCT' && !this.selfdestructed.has(step.address)
-      if (marks) this.selfdestructed.add(step.address)
-      this.undoLast = () => {
-        undoTouch?.()
-        if (marks) this.selfdestructed.delete(step.address)
-      }
-    } else if (CALLS.has(op) && top >= 4) {
-      const callee = addressOfWord(stack[top - 1])
-      const undoTouch = this.undoableTouch(callee)
-      const added = !this.callees.has(callee)
-      this.callees.add(callee)
-      this.undoLast = () => {
-        undoTouch?.()
-        if (added) this.callees.delete(callee)
-      }
-    }
+    this.recordLast()
+    this.last = step
   }
 
   /** The last opcode failed before it ran (out of gas): geth's tracer records nothing of such a step. */
   onOpcodeFault(): void {
-    this.undoLast?.()
-    this.undoLast = undefined
+    this.last = undefined
   }
 
   onExit(end: FrameEnd): void {
+    this.recordLast()
     if (end.createdAddress !== undefined) this.touch(end.createdAddress)
   }
 
   /** What the run touched, the EIP-7702 delegates of the called accounts included (read from the state before the run). */
   async touched(): Promise<Touched> {
+    this.recordLast()
     for (const callee of this.callees) {
       const code = (await readAccount(this.before, callee))?.code
       if (code !== undefined && isDelegated(code)) this.touch(toHex(code.subarray(3, 23)) as Address)
@@ -163,11 +139,18 @@ export class PrestateTracer implements Tracer<Prestate> {
     this.callees.add(address)
   }
 
-  /** Marks `address` touched; returns how to take that back if it was not touched before. */
-  private undoableTouch(address: Address): (() => void) | undefined {
-    if (this.slots.has(address)) return undefined
-    this.touch(address)
-    return () => this.slots.delete(address)
+  /** Records what the last opcode touched, now that it is known to have run (see {@link onOpcodeFault}). */
+  private recordLast(): void {
+    const step = this.last
+    if (step === undefined) return
+    this.last = undefined
+    const { stack, op } = step
+    const top = stack.length - 1
+    if ((op === 'SLOAD' || op === 'SSTORE') && top >= 0) this.touch(step.address).add(stack[top])
+    else if (ACCOUNT_OPERANDS.has(op) && top >= 0) {
+      this.touch(addressOfWord(stack[top]))
+      if (op === 'SELFDESTRUCT') this.selfdestructed.add(step.address)
+    } else if (CALLS.has(op) && top >= 4) this.touchCallee(addressOfWord(stack[top - 1]))
   }
 
   /** Marks `address` touched; returns its touched slots. */

@@ -2,7 +2,7 @@
  * Transaction receipts and their consensus encoding. A receipt does not hold its block hash:
  * the same object serves the pre-confirmed block (hash unknown) and the sealed one.
  */
-import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
+import { hexBytes, unpaddedBytes } from '../bytes.ts'
 import { rlpBytes, rlpList, rlpStringList } from '../trie/trie-encoding.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
@@ -88,9 +88,9 @@ function encodeReceiptOnce(transaction: Transaction, receipt: TransactionReceipt
     bloom = rlpBytes(logsBloom)
     bloomItems.set(logsBloom, bloom)
   }
-  const logs = receipt.logs.length === 0 ? NO_LOGS : rlpList(receipt.logs.map((log) => rlpList([rlpBytes(hexToBytes(log.address)), rlpStringList(log.topics), rlpBytes(log.data)])))
-  const fields = [receipt.status === 1 ? SUCCESS : FAILURE, rlpBytes(bigIntToUnpaddedBytes(receipt.cumulativeGasUsed)), bloom, logs]
+  const logs = receipt.logs.length === 0 ? NO_LOGS : rlpList(receipt.logs.map((log) => rlpList([rlpBytes(hexBytes(log.address)), rlpStringList(log.topics), rlpBytes(log.data)])))
+  const fields = [receipt.status === 1 ? SUCCESS : FAILURE, rlpBytes(unpaddedBytes(receipt.cumulativeGasUsed)), bloom, logs]
   // A deposit's receipt commits to its nonce and version too (Regolith, Canyon).
-  if (receipt.deposit !== undefined) fields.push(rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.nonce)), rlpBytes(bigIntToUnpaddedBytes(receipt.deposit.receiptVersion)))
+  if (receipt.deposit !== undefined) fields.push(rlpBytes(unpaddedBytes(receipt.deposit.nonce)), rlpBytes(unpaddedBytes(receipt.deposit.receiptVersion)))
   return rlpList(fields, transaction.type === 0 ? undefined : transaction.type)
 }

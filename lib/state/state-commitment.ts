@@ -8,7 +8,7 @@
  * (`eth_getProof`, `eth_getAccount`), and {@link triesOf} builds an older block's on request; a
  * fixed root has none to give.
  */
-import { hexToBytes } from '@ethereumjs/util'
+import { hexBytes } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ResourceNotFoundError } from '../errors.ts'
 import { trieDelete, trieInsert } from '../trie/merkle-patricia-trie.ts'
@@ -248,7 +248,7 @@ export class TrieStateCommitment implements StateCommitment {
   private accountPath(address: Address): Uint8Array {
     let path = this.accountPaths.get(address)
     if (path === undefined) {
-      path = keyToNibbles(keccak256(hexToBytes(address)))
+      path = keyToNibbles(keccak256(hexBytes(address)))
       this.accountPaths.set(address, path)
     }
     return path

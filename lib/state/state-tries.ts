@@ -4,8 +4,7 @@
  * from a state and its keys (a state load builds the head's so, a proof at an older block that
  * block's).
  */
-import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
-import { uintBytes } from '../bytes.ts'
+import { hexBytes, uintBytes, unpaddedBytes } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { trieDelete, trieFromEntries, trieInsert } from '../trie/merkle-patricia-trie.ts'
 import { rlpBytes, rlpStringList, trieRoot } from '../trie/trie-encoding.ts'
@@ -30,12 +29,12 @@ export function storageKey(slot: bigint): Uint8Array {
 /** `trie` (a storage trie) with `slot` set to `value`; 0n removes the word. */
 export function writeStorageWord(trie: TrieNode | undefined, slot: bigint, value: bigint): TrieNode | undefined {
   const path = keyToNibbles(storageKey(slot))
-  return value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(bigIntToUnpaddedBytes(value)))
+  return value === 0n ? trieDelete(trie, path, 0) : trieInsert(trie, path, 0, rlpBytes(unpaddedBytes(value)))
 }
 
 /** An account's leaf in the state trie: rlp([nonce, balance, storageRoot, codeHash]). */
 export function accountLeaf(account: AccountState, storage: TrieNode | undefined): Uint8Array {
-  return rlpStringList([bigIntToUnpaddedBytes(account.nonce), bigIntToUnpaddedBytes(account.balance), trieRoot(storage), account.codeHash])
+  return rlpStringList([unpaddedBytes(account.nonce), unpaddedBytes(account.balance), trieRoot(storage), account.codeHash])
 }
 
 /** Tries built in one pass: the account trie and each account's storage trie. */
@@ -52,7 +51,7 @@ export interface BuiltTries {
 export function triesOf(
   state: StateView,
   keys: Iterable<readonly [Address, Iterable<bigint>]>,
-  pathOf = (address: Address): Uint8Array => keyToNibbles(keccak256(hexToBytes(address))),
+  pathOf = (address: Address): Uint8Array => keyToNibbles(keccak256(hexBytes(address))),
 ): BuiltTries {
   const storageTries = new Map<Address, TrieNode | undefined>()
   const leaves: Array<readonly [Uint8Array, Uint8Array]> = []
@@ -64,7 +63,7 @@ export function triesOf(
     for (const slot of slots) {
       const value = state.getStorage(address, slot)
       if (value === UNLOADED) throw new Error(`state root: slot ${slot} of ${address} is not loaded`)
-      if (value !== 0n) words.push([keyToNibbles(storageKey(slot)), rlpBytes(bigIntToUnpaddedBytes(value))])
+      if (value !== 0n) words.push([keyToNibbles(storageKey(slot)), rlpBytes(unpaddedBytes(value))])
     }
     const storage = trieFromEntries(words)
     storageTries.set(address, storage)

@@ -2,14 +2,26 @@
  * The root of an ordered list (transactions, receipts, withdrawals): a trie keyed by
  * rlp(index), as block headers commit to them.
  */
-import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { unpaddedBytes } from '../bytes.ts'
 import { trieFromSortedEntries, trieInsert } from './merkle-patricia-trie.ts'
 import { rlpBytes, trieRoot } from './trie-encoding.ts'
 import { keyToNibbles, type TrieNode } from './trie-nodes.ts'
 
+/** The nibbles of rlp(index). */
+function makeKey(index: number): Uint8Array {
+  return keyToNibbles(rlpBytes(unpaddedBytes(BigInt(index))))
+}
+
+/** Keys made so far, for the indexes 0 … length − 1: every block's lists key their items so (keys are never written to). */
+const keys: Uint8Array[] = []
+/** From this index on, keys are made afresh each time rather than kept. */
+const KEPT_KEYS = 1 << 16
+
 /** The key of item `index`: the nibbles of rlp(index). */
 function keyOf(index: number): Uint8Array {
-  return keyToNibbles(rlpBytes(bigIntToUnpaddedBytes(BigInt(index))))
+  if (index >= KEPT_KEYS) return makeKey(index)
+  while (keys.length <= index) keys.push(makeKey(keys.length))
+  return keys[index]
 }
 
 /** The trie of `items` from `start` on inserted into `root` (which holds those before), each at key rlp(index). */

@@ -1,7 +1,9 @@
 /**
- * @ethereumjs/evm with eight costs removed, each measured on a balanceOf call:
+ * @ethereumjs/evm with these costs removed, each measured on a balanceOf call:
  * - jump-destination analysis ran on every call (an array the size of the code, a bigint per
- *   PUSH); it is now cached per code array, which the state layer keeps stable per account;
+ *   PUSH); it is now cached per code array, which the state layer keeps stable per account,
+ *   and marks only the JUMPDESTs: a PUSH's value is worked out when it first runs
+ *   (code-analysis.ts; a deployment's init code, a fresh array each time, is analysed anew);
  * - `runInterpreter` spread three ~20-field objects into a `runState` copy nobody reads, and
  *   spread its varying-shape result again; on Node 20 these spreads take ~50 µs per frame
  *   (V8's slow path for spreading into an object that already has properties);
@@ -25,6 +27,7 @@ import type { Common } from '@ethereumjs/common'
 import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMResult, type ExecResult, type PrecompileFunc } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress, type Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
+import { installPushOpcodes } from './code-analysis.ts'
 import { PaceCount, paceJumps, type Pacer } from './evm-pacing.ts'
 import { installHaltOpcodes } from './halt-opcodes.ts'
 import { interpreterFactory, type InterpreterFactory } from './interpreter-factory.ts'
@@ -44,6 +47,8 @@ export class DevnetEVM extends EVM {
   readonly jumpAnalyses = new WeakMap<Uint8Array, JumpAnalysis>()
   /** Whether none of the Amsterdam or binary-tree frame EIPs is active: the trimmed frame and step loop apply. */
   readonly plainFrames = !FRAME_RULE_EIPS.some((eip) => this.common.isActivatedEIP(eip))
+  /** Whether code is analysed by code-analysis.ts (plain frames without EIP-8024's immediates), else by the library. */
+  readonly scansJumpsOnly = this.plainFrames && !this.common.isActivatedEIP(8024)
   /** The pacer of the run in progress (paced EVMs only). */
   pacer: Pacer | undefined
   private readonly paceCount = new PaceCount()
@@ -54,6 +59,7 @@ export class DevnetEVM extends EVM {
     if (this.plainFrames) {
       installWordOpcodes(this._opcodeMap, this.common)
       installHaltOpcodes(this._opcodeMap)
+      installPushOpcodes(this._opcodeMap)
     }
     if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
   }

@@ -6,6 +6,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
+import { CodeAnalysis } from './code-analysis.ts'
 import { JUMP, JUMPI } from './opcode-bytes.ts'
 
 /** What the interpreter reads of the EVM that runs it (the devnet's). */
@@ -14,6 +15,8 @@ export interface InterpretingEVM {
   readonly jumpAnalyses: WeakMap<Uint8Array, JumpAnalysis>
   /** Whether none of the Amsterdam or binary-tree frame EIPs is active (the trimmed loop applies). */
   readonly plainFrames: boolean
+  /** Whether code is analysed by {@link CodeAnalysis} (plain frames, no EIP-8024 immediates), else by the library. */
+  readonly scansJumpsOnly: boolean
   readonly DEBUG: boolean
   readonly events: { listenerCount(event: string): number }
   /** The opcode table by opcode byte. */
@@ -71,10 +74,11 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
   const analyse = Interpreter.prototype._getValidJumpDestinations as (code: Uint8Array) => JumpAnalysis
   return class CachingInterpreter extends Interpreter {
     override _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
-      const cache = this._evm.jumpAnalyses
+      const evm = this._evm
+      const cache = evm.jumpAnalyses
       let analysis = cache.get(code)
       if (analysis === undefined) {
-        analysis = analyse.call(this, code)
+        analysis = evm.scansJumpsOnly ? new CodeAnalysis(code, evm._opcodeMap) : analyse.call(this, code)
         cache.set(code, analysis)
       }
       return analysis
@@ -100,23 +104,19 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
       const start = runState.programCounter
       if (start !== 0 && (start < 0 || start >= code.length)) throw new Error('Internal error: program counter not in range')
       const opcodes = this._evm._opcodeMap
-      let analysed: OpcodeEntry[] | undefined
+      let analysed = false
       let exceptionError: EVMError | undefined
       while (runState.programCounter < code.length) {
-        let entry: OpcodeEntry
-        if (analysed !== undefined) entry = analysed[runState.programCounter]
-        else {
-          const opcode = code[runState.programCounter]
-          // Jump analysis only for code that jumps, as the library does.
-          if (JUMP_OPCODES.has(opcode)) {
-            const { jumps, pushes, opcodesCached } = this._getValidJumpDestinations(code)
-            runState.validJumps = jumps
-            runState.cachedPushes = pushes
-            runState.shouldDoJumpAnalysis = false
-            analysed = opcodesCached
-          }
-          entry = opcodes[opcode]
+        const opcode = code[runState.programCounter]
+        // Jump analysis only for code that jumps, as the library does.
+        if (!analysed && JUMP_OPCODES.has(opcode)) {
+          const { jumps, pushes } = this._getValidJumpDestinations(code)
+          runState.validJumps = jumps
+          runState.cachedPushes = pushes
+          runState.shouldDoJumpAnalysis = false
+          analysed = true
         }
+        const entry = opcodes[opcode]
         runState.opCode = entry.opcodeInfo.code
         try {
           const pending = this.step(entry)

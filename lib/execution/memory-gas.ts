@@ -1,0 +1,131 @@
+/**
+ * The dynamic gas of the opcodes that read or grow memory — KECCAK256, CALLDATACOPY, CODECOPY,
+ * RETURNDATACOPY, MLOAD, MSTORE, MSTORE8, MCOPY, LOG0–LOG4, RETURN, REVERT — and of EXP, as
+ * @ethereumjs/evm 10.1.3 works it out (opcodes/gas.js, `subMemUsage` in opcodes/util.js), but
+ * synchronous: the library's handlers are async functions that await nothing, so every MLOAD
+ * and MSTORE cost a promise and a microtask in the step loop, which awaits only what is
+ * asynchronous (interpreter-loop.ts). Installed with the word opcodes (without the Amsterdam and
+ * binary-tree frame EIPs, whose code-chunk charges CODECOPY would otherwise add).
+ */
+import type { Common } from '@ethereumjs/common'
+import { EVMError, type EVM } from '@ethereumjs/evm'
+import { CALLDATACOPY, CODECOPY, EXP, KECCAK256, LOG0, MCOPY, MLOAD, MSTORE, MSTORE8, RETURN, RETURNDATACOPY, REVERT } from './opcode-bytes.ts'
+
+type OpcodeMap = EVM['_opcodeMap']
+type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
+
+/** What these gas handlers read of the library's run state. */
+interface RunState {
+  stack: { peek(count?: number): bigint[] }
+  memoryWordCount: bigint
+  highestMemCost: bigint
+  opCode: number
+  env: { eof?: unknown }
+  interpreter: { isStatic(): boolean; getReturnDataSize(): bigint }
+}
+
+/** `a / b` rounded up (both non-negative). */
+function divCeil(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b
+}
+
+/** The gas to grow memory to cover `length` bytes from `offset` (none for an empty stretch), recorded in the run state as the library's `subMemUsage` does. */
+function memoryGrowth(runState: RunState, offset: bigint, length: bigint, common: Common): bigint {
+  if (length === 0n) return 0n
+  const words = divCeil(offset + length, 32n)
+  if (words <= runState.memoryWordCount) return 0n
+  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
+  if (cost > runState.highestMemCost) {
+    const highest = runState.highestMemCost
+    runState.highestMemCost = cost
+    cost -= highest
+  }
+  runState.memoryWordCount = words
+  return cost
+}
+
+/** The per-word copy charge of `length` bytes. */
+function copyGas(length: bigint, common: Common): bigint {
+  return length === 0n ? 0n : common.param('copyGas') * divCeil(length, 32n)
+}
+
+/** MLOAD and MSTORE: a word of memory at the top of the stack. */
+function wordAccessGas(runState: RunState, gas: bigint, common: Common): bigint {
+  return gas + memoryGrowth(runState, runState.stack.peek()[0], 32n, common)
+}
+
+/** MSTORE8: one byte of memory. */
+function byteStoreGas(runState: RunState, gas: bigint, common: Common): bigint {
+  return gas + memoryGrowth(runState, runState.stack.peek()[0], 1n, common)
+}
+
+/** RETURN and REVERT: the stretch of memory returned. */
+function outputGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const [offset, length] = runState.stack.peek(2)
+  return gas + memoryGrowth(runState, offset, length, common)
+}
+
+/** KECCAK256: the stretch hashed, and a charge per word. */
+function hashGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const [offset, length] = runState.stack.peek(2)
+  return gas + memoryGrowth(runState, offset, length, common) + common.param('keccak256WordGas') * divCeil(length, 32n)
+}
+
+/** CALLDATACOPY and CODECOPY: the stretch written, and a charge per word. */
+function copyIntoMemoryGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const [memoryOffset, , length] = runState.stack.peek(3)
+  return gas + memoryGrowth(runState, memoryOffset, length, common) + copyGas(length, common)
+}
+
+/** RETURNDATACOPY: as CALLDATACOPY, and out of gas for reading past the return data (legacy code). */
+function returnDataCopyGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const [memoryOffset, dataOffset, length] = runState.stack.peek(3)
+  if (dataOffset + length > runState.interpreter.getReturnDataSize() && runState.env.eof === undefined) {
+    throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+  }
+  return gas + memoryGrowth(runState, memoryOffset, length, common) + copyGas(length, common)
+}
+
+/** MCOPY (EIP-5656): a charge per word copied, and both stretches. */
+function memoryCopyGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const [destination, source, length] = runState.stack.peek(3)
+  gas += 3n * ((length + 31n) / 32n)
+  gas += memoryGrowth(runState, source, length, common)
+  return gas + memoryGrowth(runState, destination, length, common)
+}
+
+/** LOG0–LOG4: refused in a static call; the data's stretch, and charges per topic and per byte. */
+function logGas(runState: RunState, gas: bigint, common: Common): bigint {
+  if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+  const [offset, length] = runState.stack.peek(2)
+  const topics = BigInt(runState.opCode - LOG0)
+  return gas + memoryGrowth(runState, offset, length, common) + common.param('logTopicGas') * topics + length * common.param('logDataGas')
+}
+
+/** EXP: a charge per byte of the exponent. */
+function exponentGas(runState: RunState, gas: bigint, common: Common): bigint {
+  const exponent = runState.stack.peek(2)[1]
+  if (exponent === 0n) return gas
+  const bytes = Math.ceil(exponent.toString(2).length / 8)
+  return gas + BigInt(bytes) * common.param('expByteGas')
+}
+
+/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones. */
+export function installMemoryGas(opcodes: OpcodeMap): void {
+  const charge = (opcode: number, handler: (runState: RunState, gas: bigint, common: Common) => bigint): void => {
+    opcodes[opcode].gasHandler = handler as unknown as GasHandler
+  }
+  charge(MLOAD, wordAccessGas)
+  charge(MSTORE, wordAccessGas)
+  charge(MSTORE8, byteStoreGas)
+  charge(KECCAK256, hashGas)
+  charge(CALLDATACOPY, copyIntoMemoryGas)
+  charge(CODECOPY, copyIntoMemoryGas)
+  charge(RETURNDATACOPY, returnDataCopyGas)
+  charge(RETURN, outputGas)
+  charge(REVERT, outputGas)
+  charge(EXP, exponentGas)
+  for (let topics = 0; topics <= 4; topics++) charge(LOG0 + topics, logGas)
+  // MCOPY is in the table from Cancun on.
+  if (opcodes[MCOPY]?.opcodeInfo.dynamicGas === true) charge(MCOPY, memoryCopyGas)
+}

@@ -88,8 +88,10 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
      * The library's `Interpreter.run` for legacy code, untraced and unprofiled, under rules
      * without Amsterdam's or binary trees' frame EIPs (where its loop does only this): its
      * `runStep` is an async function, so every opcode cost a promise and a microtask; here an
-     * opcode is awaited only when its gas or its handler is asynchronous (storage, calls, memory
-     * expansion), and PUSH, DUP, arithmetic and jumps run straight on. Otherwise, the library's.
+     * opcode is awaited only when its gas or its handler is asynchronous (storage not yet
+     * loaded, SSTORE, account reads, calls and creations), and PUSH, DUP, arithmetic, memory and
+     * jumps run straight on (memory-gas.ts makes memory's gas synchronous). Otherwise, the
+     * library's.
      */
     override run(code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
       const evm = this._evm

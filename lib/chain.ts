@@ -7,12 +7,13 @@ import type { SealedBlock } from './blocks/block.ts'
 import type { Preconfirmation } from './builder/builder.ts'
 import type { PendingBlockView } from './builder/pending-block.ts'
 import { ENGINE, EngineHost } from './engine-host.ts'
+import type { BlockSelector } from './engine/block-resolver.ts'
 import type { ExecutedLocation, TransactionLocation } from './engine/lookups.ts'
 import { callResultOrThrow } from './execution/run-call.ts'
 import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
-import { parseAddress, parseData, parseHash, toData, toWord } from './rpc/hex.ts'
+import { parseAddress, parseData, parseHash, toData, toQuantity, toWord } from './rpc/hex.ts'
 import { parseBlockTag, parseCallRequest, parseDepositRequest, parseQuantityLike } from './rpc/params.ts'
 import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
@@ -43,6 +44,17 @@ export type DepositParameters = {
 }
 
 const address = (value: string): Address => parseAddress(value, '0 (address)')
+
+/** A parameter as JSON-RPC spells it: bigints as quantities (in objects too), a parsed block as a tag, a number or `{ blockHash }`. */
+function toJsonParameter(value: unknown): unknown {
+  if (typeof value === 'bigint') return toQuantity(value)
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return value.map(toJsonParameter)
+  if ('tag' in value) return (value as { tag: string }).tag
+  if ('number' in value && Object.keys(value).length === 1) return toQuantity((value as { number: bigint }).number)
+  if ('hash' in value && Object.keys(value).length === 1) return { blockHash: (value as { hash: Hash }).hash }
+  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, toJsonParameter(entry)]))
+}
 const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')
 
 /** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
@@ -54,18 +66,28 @@ export class Chain extends EngineHost {
 
   /** The balance of `address` in wei at `block` (default `latest`). */
   async getBalance(address_: string, block: BlockTag = 'latest'): Promise<bigint> {
-    return this[ENGINE].reads.balance(address(address_), tag(block))
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    if (upstream !== false && (await upstream)) return BigInt((await this.forward('eth_getBalance', [address_, at])) as Hex)
+    return this[ENGINE].reads.balance(address(address_), at)
   }
 
   /** The runtime code of `address` at `block`, as hex (`0x` for none). */
   async getCode(address_: string, block: BlockTag = 'latest'): Promise<Hex> {
-    const code = this[ENGINE].reads.code(address(address_), tag(block))
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    if (upstream !== false && (await upstream)) return (await this.forward('eth_getCode', [address_, at])) as Hex
+    const code = this[ENGINE].reads.code(address(address_), at)
     return formatCode(code instanceof Uint8Array ? code : await code)
   }
 
   /** The 32-byte storage word at `slot` of `address`, at `block`. */
   async getStorageAt(address_: string, slot: Hex | bigint, block: BlockTag = 'latest'): Promise<Hex> {
-    const word = this[ENGINE].reads.storage(address(address_), parseQuantityLike(slot, '1 (slot)'), tag(block))
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    const key = parseQuantityLike(slot, '1 (slot)')
+    if (upstream !== false && (await upstream)) return (await this.forward('eth_getStorageAt', [address_, toQuantity(key), at])) as Hex
+    const word = this[ENGINE].reads.storage(address(address_), key, at)
     return toWord(typeof word === 'bigint' ? word : await word)
   }
 
@@ -74,7 +96,10 @@ export class Chain extends EngineHost {
    * counts the sender's mempool transactions without a gap, as geth's pending nonce does.
    */
   async getTransactionCount(address_: string, block: BlockTag = 'latest'): Promise<number> {
-    const nonce = this[ENGINE].reads.nonce(address(address_), tag(block))
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    if (upstream !== false && (await upstream)) return Number((await this.forward('eth_getTransactionCount', [address_, at])) as Hex)
+    const nonce = this[ENGINE].reads.nonce(address(address_), at)
     return Number(typeof nonce === 'bigint' ? nonce : await nonce)
   }
 
@@ -83,7 +108,10 @@ export class Chain extends EngineHost {
    * -32000 `execution reverted` with the revert data as `data`.
    */
   async call(request: CallParameters, block: BlockTag = 'latest'): Promise<Hex> {
-    const outcome = await this[ENGINE].calls.call(parseCallRequest(request, '0 (call)'), tag(block))
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    if (upstream !== false && (await upstream)) return (await this.forward('eth_call', [request, at])) as Hex
+    const outcome = await this[ENGINE].calls.call(parseCallRequest(request, '0 (call)'), at)
     try {
       return toData(callResultOrThrow(outcome))
     } catch (error) {
@@ -92,10 +120,28 @@ export class Chain extends EngineHost {
   }
 
   /** The least gas `request` needs at `block` (default `pending`), found as geth's eth_estimateGas does. */
-  estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
-    return this[ENGINE].calls.estimateGas(parseCallRequest(request, '0 (call)'), tag(block)).catch((error: unknown) => {
+  async estimateGas(request: CallParameters, block: BlockTag = 'pending'): Promise<bigint> {
+    const at = tag(block)
+    const upstream = this.upstreamHolds(at)
+    if (upstream !== false && (await upstream)) return BigInt((await this.forward('eth_estimateGas', [request, at])) as Hex)
+    return this[ENGINE].calls.estimateGas(parseCallRequest(request, '0 (call)'), at).catch((error: unknown) => {
       throw presentError(error, this.options.revertCode)
     })
+  }
+
+  /**
+   * Whether a read at `at` is the upstream's: on a fork, a block before the fork block (false at
+   * once on a chain that is no fork). Such reads go through `request`, which forwards them, as
+   * they do over RPC.
+   */
+  private upstreamHolds(at: BlockSelector): boolean | Promise<boolean> {
+    const engine = this[ENGINE]
+    return engine.upstream !== undefined && engine.blocks.upstreamHolds(at, 'state')
+  }
+
+  /** `method` through `request` (which forwards a read of what only the upstream holds), with `at` and any bigint spelled as JSON-RPC spells them. */
+  private forward(method: string, params: readonly unknown[]): Promise<unknown> {
+    return this.request({ method, params: params.map(toJsonParameter) })
   }
 
   /** Submits a signed transaction to the mempool; returns its hash (geth's admission rules). */

@@ -212,6 +212,29 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(await rpc(fork, 'eth_getBalance', u1, { blockHash: block[4].hash })).to.equal(hex(DEV_BALANCE))
     })
 
+    it("answers the plain functions' reads of state before N with the upstream's answers, as request does; at N they stay local", async () => {
+      const fork = await forkAt()
+      const u1 = fork.accounts[1].address
+      const count = { to: counter, data: callData(Counter.abi as Abi, 'count') }
+      expect(await fork.getBalance(X, 3n)).to.equal(await up.getBalance(X, 3n))
+      expect(await fork.getStorageAt(counter, 0n, { blockNumber: 1n })).to.equal(await up.getStorageAt(counter, 0n, 1n))
+      expect(await fork.getTransactionCount(u1, 3)).to.equal(await up.getTransactionCount(u1, 3))
+      expect(await fork.getCode(token, '0x2')).to.equal(await up.getCode(token, 2n))
+      expect(await fork.call(count, 2n)).to.equal(await up.call(count, 2n))
+      expect(await fork.estimateGas({ ...count, from: u1 }, 3n)).to.equal(await up.estimateGas({ ...count, from: u1 }, 3n))
+      expect(proxy.calls().map(({ method, params }) => [method, params.at(-1)])).to.deep.equal([
+        ['eth_getBalance', '0x3'],
+        ['eth_getStorageAt', '0x1'],
+        ['eth_getTransactionCount', '0x3'],
+        ['eth_getCode', '0x2'],
+        ['eth_call', '0x2'],
+        ['eth_estimateGas', '0x3'],
+      ])
+      // At N: the dev account's state is loaded at N (its first read) and read locally.
+      expect(await fork.getBalance(u1, N)).to.equal(DEV_BALANCE)
+      expect(proxy.calls().slice(6).map(({ params }) => params.at(-1))).to.satisfy((blocks: unknown[]) => blocks.length > 0 && blocks.every((at) => at === hex(N)))
+    })
+
     it("answers eth_getAccount from the fork block on: the chain's fields, the upstream's storage root at N (Anvil answers so); refused for an account whose storage the chain wrote", async () => {
       const fork = await forkAt({ mining: 'auto' })
       const u0 = signer(fork, 0)

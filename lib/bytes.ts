@@ -1,8 +1,9 @@
 /**
- * Unsigned integers as fixed-width big-endian bytes, written in place: what @ethereumjs/util's
- * `setLengthLeft(bigIntToBytes(x), n)` returns, without its intermediate arrays and spread
- * (measured at a fifth of a block's sealing on an OP-stack chain, where every block writes
- * L1Block's storage).
+ * The byte helpers of the hot paths, each without the hex strings and intermediate arrays of
+ * @ethereumjs/util's: unsigned integers as fixed-width big-endian bytes written in place (util's
+ * `setLengthLeft(bigIntToBytes(x), n)` was a fifth of a block's sealing on an OP-stack chain,
+ * where every block writes L1Block's storage) and as minimal bytes, flat hex both ways, and the
+ * address a stack word names.
  */
 import type { Address, Hex } from './types.ts'
 

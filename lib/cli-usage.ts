@@ -23,7 +23,8 @@ const entries = (definitions: Record<string, Definition>, library: (name: string
 
 /**
  * Every option the command line takes as `--flag <value>`: the chain's, the fork's, the OP
- * stack's, the fault switches and the server's (the HTTP ones are also `startServer`'s).
+ * stack's, the txpool's, the fault switches and the server's (the HTTP ones are also
+ * `startServer`'s).
  */
 export const commandLineOptions: readonly CommandLineOption[] = [
   ...entries(chainOptions as Record<string, Definition>, (name) => name),

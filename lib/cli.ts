@@ -35,7 +35,7 @@ interface CommandLine {
   readonly chain: ChainOptions
   readonly host: string
   readonly port: number
-  /** --allowed-hosts, --allowed-origins, --keep-alive-timeout, as given (startServer parses them). */
+  /** --allowed-hosts, --allowed-origins, --keep-alive-timeout, --batch-timeout, as given (startServer parses them). */
   readonly http: Pick<ServerOptions, 'allowedHosts' | 'allowedOrigins' | 'keepAliveTimeoutMs' | 'batchTimeoutMs'>
   readonly silent: boolean
   /** The state file to start from (--load-state, or --state when it exists). */

@@ -1,7 +1,8 @@
 /**
  * Virtual time in milliseconds since the Unix epoch. The engine reads time only from here.
  * `manual`: time moves when the caller advances it. `realtime`: a driver advances it from the
- * wall clock (the only wall-clock reads in the library are in this file), and its timer keeps
+ * wall clock (the only wall-clock reads that move chain time are in this file; pacing, budgets
+ * and HTTP headers read wall time elsewhere), and its timer keeps
  * the process alive until `stop()`, so a script awaiting a seal is not cut short. Either way,
  * moving time fires every event that falls due, in order.
  */

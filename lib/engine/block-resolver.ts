@@ -157,8 +157,9 @@ export class BlockResolver {
   }
 
   /**
-   * The block `selector` names; -32000 `header not found` beyond the head, or for an unknown
-   * hash. A sealed block's state is looked up when read: a block whose state is pruned
+   * The block `selector` names; -32000 `header not found` beyond the head, `header for hash not
+   * found` for an unknown hash, and, on a fork, one naming the upstream for a block before the
+   * fork block. A sealed block's state is looked up when read: a block whose state is pruned
    * (`--prune-history`) still resolves, and reading its `state` throws Anvil's -32602
    * `BlockOutOfRangeError`.
    */

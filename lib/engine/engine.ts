@@ -126,7 +126,7 @@ export interface Engine extends ChainView {
 
 /** Where a chain's state comes from, beyond what it writes itself (a fresh chain: nothing). */
 export interface EngineSetup {
-  /** What reads of keys the chain never wrote fall through to (a fork's upstream, a loaded dump, a test double). */
+  /** What reads of keys the chain never wrote fall through to (a fork's upstream, a test double; a loaded dump is restored into the history instead). */
   readonly source: StateSource
   /** What computes the state roots of sealed blocks (a trie over the state the chain wrote, or a fixed root). */
   readonly commitment: (undoLog: UndoLog) => StateCommitment

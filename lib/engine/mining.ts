@@ -145,8 +145,9 @@ export class Mining {
   }
 
   /**
-   * Seals `count` blocks now (`anvil_mine` / `hardhat_mine`): the first as {@link mine}, the
-   * others empty, each `intervalSeconds` after its parent (default 1, as Hardhat).
+   * Seals `count` blocks now (`anvil_mine` / `hardhat_mine`): each as {@link mine} (the later
+   * ones hold what the mempool still holds, usually nothing), each `intervalSeconds` after its
+   * parent (default 1, as Hardhat).
    */
   mineBlocks(count: number, intervalSeconds = 1n): Promise<SealedBlock | undefined> {
     return this.parts.serialize(async () => {

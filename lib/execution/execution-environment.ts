@@ -7,7 +7,7 @@ import type { LiveChainId } from './live-chain-id.ts'
 
 /** Everything needed to run transactions and calls on a chain. */
 export interface ExecutionEnvironment {
-  /** The EVM every transaction and call of the chain runs on (one run at a time). */
+  /** The EVM the builder runs transactions on (one run at a time; the call lane's environments carry paced EVMs of their own). */
   readonly evm: DevnetEVM
   /** The EVM's state manager; attach a layer before each run. */
   readonly state: EVMStateAdapter

@@ -95,7 +95,7 @@ export const faultOptions = {
   }),
   pendingNonce: define<PendingNonceMode, PendingNonceMode>({
     flag: 'pending-nonce',
-    description: "what eth_getTransactionCount at 'pending' counts: mempool (geth: the sender's queued run too) | preconfirmed (Base: pre-confirmed transactions only)",
+    description: "what eth_getTransactionCount at 'pending' counts: mempool (geth: the sender's executable run in the mempool too) | preconfirmed (Base: pre-confirmed transactions only)",
     defaultText: 'mempool',
     parse: oneOf<PendingNonceMode>('mempool', 'preconfirmed'),
     default: () => 'mempool',

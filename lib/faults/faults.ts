@@ -71,7 +71,7 @@ export class Faults {
     this.stallState = ms === 0 ? undefined : { untilMs: nowMs + ms, pending, frozen: frozen() }
   }
 
-  /** The next `count` scheduled ticks do not run (a late block start, on request). */
+  /** The next `count` scheduled ticks do not run (`preconf_skipTicks`). */
   skipTicks(count: number): void {
     this.requestedSkips += count
   }

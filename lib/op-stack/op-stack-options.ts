@@ -2,8 +2,8 @@
  * The options of an OP-stack chain, defined once like every option (`createChain({ preset:
  * 'base', opStack: { l1BaseFee, … } })`, the CLI's `--l1-base-fee` and friends): the synthetic
  * L1 the L1-attributes deposits report (its fees and the chain's fee scalars), the operator
- * fee, and the EIP-1559 parameters and minimum base fee of the chain. A preset sets the last
- * three; the L1 defaults are Base-like: an L1 base fee of 1 gwei (Anvil's standalone-Base
+ * fee, the EIP-1559 parameters and minimum base fee of the chain, and the per-transaction gas
+ * cap (EIP-7825). A preset sets the last four; the L1 defaults are Base-like: an L1 base fee of 1 gwei (Anvil's standalone-Base
  * default), a blob base fee of 1 wei (the EIP-4844 minimum, where Ethereum's has mostly sat),
  * and the fee scalars of the L1-fee test vector in base/base's receipt tests (5,227 and
  * 1,014,213, from an OP Mainnet block of 2024; Base's current ones were not found).

@@ -36,7 +36,8 @@ const GAS_PRICE_ORACLE_FORK_FLAGS = 0x01010101n
 /**
  * The predeploys an OP-stack genesis holds: L1Block and GasPriceOracle with their Jovian runtime
  * code (GasPriceOracle slot 0 = 0x01010101: Ecotone, Fjord, Isthmus and Jovian active), and the
- * fee vaults. L1Block starts with empty storage: the L1-attributes deposit of each block fills it.
+ * fee vaults. L1Block is returned with empty storage: `opStackRules` fills it with the genesis
+ * L1 attributes, and the L1-attributes deposit of each block then writes it.
  *
  * The OperatorFeeVault has the OperatorFeeVault code the Isthmus upgrade deploys (it withdraws to
  * the BaseFeeVault on L2, fixed in its code). The SequencerFeeVault, BaseFeeVault and L1FeeVault

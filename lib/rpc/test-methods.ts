@@ -107,12 +107,12 @@ export const testMethods: Readonly<Record<string, MethodDefinition>> = {
   anvil_snapshot: method([], async ({ engine }) => toQuantity(await engine.snapshot())),
   evm_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
   anvil_revert: method([required('0 (snapshot id)', parseSmallQuantity)], ({ engine }, id) => engine.revert(id)),
-  // Anvil's: the last `depth` blocks (null or none: 1) taken away; answers null.
   // Anvil's: the last `depth` blocks replaced by new ones holding the given transactions; answers null.
   anvil_reorg: method([required('0 (depth)', parseBlockCount), optional('1 (transactions)', parsePlacements, () => [])], async ({ engine }, depth, placements) => {
     await engine.reorg(depth, placements)
     return null
   }),
+  // Anvil's: the last `depth` blocks (null or none: 1) taken away; answers null.
   anvil_rollback: method([optional('0 (depth)', parseSmallQuantity, () => 1)], async ({ engine }, depth) => {
     await engine.rollback(depth)
     return null

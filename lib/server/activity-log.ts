@@ -4,7 +4,7 @@
  */
 import type { Chain, Preconfirmation, SealedBlock } from '../index.ts'
 
-/** Counts requests and writes the activity of `chain` with `write`. */
+/** Counts requests and writes the activity of a chain to an output. */
 export interface ActivityLog {
   /** Counts one request. */
   request(method: string): void

@@ -110,7 +110,8 @@ export function applyBlockOverrides(context: BlockContext, overrides: BlockOverr
 /**
  * Runs `run` with `overrides` applied (geth's eth_call and eth_estimateGas): the state ones on a
  * throwaway layer over `view`, the block ones on `context`, precompiles moved for the run only.
- * Call it inside the engine's serializer: the EVM's precompile table is shared.
+ * `environment` must be this run's alone (a call-lane environment): its precompile table is
+ * changed for the run.
  */
 export async function withOverrides<T>(
   environment: ExecutionEnvironment,

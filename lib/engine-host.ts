@@ -137,11 +137,12 @@ export class EngineHost extends EventEmitter<ChainEvents> {
     return upstream === undefined ? undefined : { url: upstream.url, openedUrl: upstream.openedUrl, blockNumber: upstream.forkNumber }
   }
 
-  /** Swaps in the opened chain; the mining mode switched at run time carries over, as Anvil's does. */
+  /** Swaps in the opened chain; the mining mode and the activity log's switch, set at run time, carry over, as Anvil's do (its logger is the node's). */
   async #replaceEngine({ options, setup }: OpenedChain): Promise<void> {
     const previous = this.#engine
     const engine = createEngine(options, this, setup)
     await keepMiningMode(previous.mining, engine.mining)
+    engine.controls.setLoggingEnabled(previous.controls.loggingEnabled)
     this.#engine = engine
     this.#context = this.#contextOf(this.#engine, this.#engine)
     this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)

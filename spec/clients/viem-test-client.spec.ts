@@ -274,10 +274,12 @@ describe("viem's test client (createTestClient, custom transport, manual clock)"
         expect(nodeError(error)).to.deep.include({ code: -32602, details: 'anvil_setMinGasPrice is not supported when EIP-1559 is active' })
       })
 
-      it(`setLoggingEnabled (${mode}_setLoggingEnabled): switches the node's activity log`, async () => {
+      it(`setLoggingEnabled (${mode}_setLoggingEnabled): switches the node's activity log, which stays off across a reset (Anvil's logger is the node's)`, async () => {
         const c = await inProcess(mode)
         expect(c.chain.loggingEnabled).to.equal(true)
         await c.test.setLoggingEnabled(false)
+        expect(c.chain.loggingEnabled).to.equal(false)
+        await c.test.reset()
         expect(c.chain.loggingEnabled).to.equal(false)
         await c.test.setLoggingEnabled(true)
         expect(c.chain.loggingEnabled).to.equal(true)

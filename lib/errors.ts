@@ -43,7 +43,7 @@ export const RPCErrorCode = {
 } as const
 
 /** The codes of {@link SimulationError}. */
-export type SimulationErrorCode = Extract<(typeof RPCErrorCode)[keyof typeof RPCErrorCode], -38010 | -38011 | -38012 | -38013 | -38014 | -38015 | -38020 | -38021 | -38025 | -38026>
+type SimulationErrorCode = Extract<(typeof RPCErrorCode)[keyof typeof RPCErrorCode], -38010 | -38011 | -38012 | -38013 | -38014 | -38015 | -38020 | -38021 | -38025 | -38026>
 
 /** A JSON-RPC error object, as it goes over the wire. */
 export type RPCErrorObject = { code: number; message: string; data?: unknown }

@@ -106,7 +106,7 @@ function dependencies(type: string, types: Types): Set<string> {
 }
 
 /** `Mail(Person from,Person to,string contents)Person(string name,address wallet)`: the type, then its dependencies sorted. */
-export function encodeType(primaryType: string, types: Types): string {
+function encodeType(primaryType: string, types: Types): string {
   const found = dependencies(primaryType, types)
   found.delete(primaryType)
   return [primaryType, ...[...found].sort()].map((name) => `${name}(${types[name].map(({ name: field, type }) => `${type} ${field}`).join(',')})`).join('')

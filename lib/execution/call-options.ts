@@ -9,7 +9,7 @@
 import { define, integer } from '../option-definition.ts'
 
 /** geth's `--rpc.evmtimeout` default, in milliseconds. */
-export const DEFAULT_CALL_TIMEOUT_MS = 5000
+const DEFAULT_CALL_TIMEOUT_MS = 5000
 
 /** The options of runs at the RPC edge. */
 export const callOptions = {

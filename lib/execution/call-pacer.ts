@@ -8,7 +8,7 @@ import { ExecutionFailedError } from '../errors.ts'
 import type { Pacer } from './evm-pacing.ts'
 
 /** How long a run holds the event loop at a time before it lets other work in (ms). */
-export const SLICE_MS = 10
+const SLICE_MS = 10
 
 /** What a run that reaches its deadline answers: `eth_call`'s text (also estimates and simulations), or the tracers'. */
 export type TimeoutText = 'call' | 'trace'

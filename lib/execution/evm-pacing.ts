@@ -14,7 +14,7 @@ export interface Pacer {
 }
 
 /** Jumps, frames and precompile runs between two questions to the pacer. */
-export const JUMPS_PER_PACE = 256
+const JUMPS_PER_PACE = 256
 
 type OpcodeMap = EVM['_opcodeMap']
 type OpcodeInfo = OpcodeMap[number]['opcodeInfo']

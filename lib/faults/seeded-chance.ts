@@ -6,10 +6,10 @@
  */
 
 /** What a seeded decision is for; each has its own hash stream. */
-export const DECISION = { drop: 1, stall: 2, late: 3, lateTicks: 4, jitter: 5 } as const
+const DECISION = { drop: 1, stall: 2, late: 3, lateTicks: 4, jitter: 5 } as const
 
 /** The name of a seeded decision. */
-export type Decision = keyof typeof DECISION
+type Decision = keyof typeof DECISION
 
 /** murmur3's 32-bit finaliser over `hash` mixed with `value`. */
 function mix(hash: number, value: number): number {

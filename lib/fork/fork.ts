@@ -67,11 +67,6 @@ export class Fork implements UpstreamChain {
     return this.block.header.number
   }
 
-  /** The upstream client (replaced by {@link setUrl}). */
-  get upstream(): Upstream {
-    return this.client
-  }
-
   /** The upstream's state at the fork block, with the `funded` accounts' balances on top: the forked chain's state source. */
   state(funded: ReadonlyMap<Address, bigint>): UpstreamState {
     const fetched = this.cache?.fetched ?? { accounts: new Map(), storage: new Map() }

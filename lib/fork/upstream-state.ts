@@ -46,13 +46,6 @@ export class UpstreamState implements StateSource {
     }
   }
 
-  /** How many accounts and storage words are held (fetched or cached). */
-  get size(): { readonly accounts: number; readonly storageWords: number } {
-    let storageWords = 0
-    for (const words of this.storageWords.values()) storageWords += words.size
-    return { accounts: this.accounts.size, storageWords }
-  }
-
   /** Every account held, with its storage words (what a state dump takes of the upstream's state). */
   *held(): Iterable<[Address, AccountState | undefined, ReadonlyMap<bigint, bigint> | undefined]> {
     const seen = new Set<Address>()

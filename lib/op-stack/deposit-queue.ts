@@ -51,11 +51,6 @@ export class DepositQueue implements TransactionSource {
     return this.waiting.find((deposit) => deposit.hash === hash)
   }
 
-  /** The deposits waiting, oldest first. */
-  get queued(): readonly DepositTransaction[] {
-    return this.waiting
-  }
-
   /**
    * A fresh source hash for a deposit simulated while block `pendingNumber` is pending: a user
    * deposit's (domain 0) for a log of a synthetic L1 block named after the L2 block, so hashes

@@ -15,7 +15,7 @@ import type { ResolvedOpStackOptions } from '../options.ts'
 import { DEPOSITOR_ACCOUNT, L1_BLOCK } from './predeploys.ts'
 
 /** Seconds between L1 blocks. */
-export const L1_BLOCK_TIME = 12n
+const L1_BLOCK_TIME = 12n
 /** The gas of every L1-attributes deposit. */
 const L1_INFO_GAS = 1_000_000n
 /** `setL1BlockValuesJovian()`. */
@@ -59,7 +59,7 @@ export function l1OriginAt(timestamp: bigint, previous: L1Origin): L1Origin {
 }
 
 /** The deposit's calldata (178 bytes): selector ‖ baseFeeScalar u32 ‖ blobBaseFeeScalar u32 ‖ sequenceNumber u64 ‖ timestamp u64 ‖ number u64 ‖ basefee u256 ‖ blobBaseFee u256 ‖ hash ‖ batcherHash ‖ operatorFeeScalar u32 ‖ operatorFeeConstant u64 ‖ daFootprintGasScalar u16. */
-export function jovianL1InfoCalldata(attributes: L1Attributes): Uint8Array {
+function jovianL1InfoCalldata(attributes: L1Attributes): Uint8Array {
   const { origin, options } = attributes
   const out = new Uint8Array(178)
   out.set(JOVIAN_SELECTOR, 0)

@@ -11,7 +11,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import type { ResolvedOpStackOptions } from '../options.ts'
 
 /** The Jovian extraData of a chain with these parameters. */
-export function jovianExtraData(denominator: number, elasticity: number, minBaseFee: bigint): Uint8Array {
+function jovianExtraData(denominator: number, elasticity: number, minBaseFee: bigint): Uint8Array {
   const u32 = (value: number) => setLengthLeft(bigIntToBytes(BigInt(value)), 4)
   return concatBytes(Uint8Array.of(1), u32(denominator), u32(elasticity), setLengthLeft(bigIntToBytes(minBaseFee), 8))
 }

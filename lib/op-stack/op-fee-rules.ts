@@ -10,8 +10,11 @@ import { readStorage } from '../state/state-source.ts'
 import type { StateView } from '../state/state-view.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
 import { flzCompressLength } from './fastlz.ts'
-import { daFootprintOfFlzLength, fjordL1CostOfFlzLength, l1FeeParametersFrom, operatorFee, type L1FeeParameters } from './l1-fee.ts'
+import { daFootprintOfFlzLength, fjordL1CostOfFlzLength, L1_BLOCK_FEE_SLOTS, l1FeeParametersFrom, operatorFee, type L1FeeParameters } from './l1-fee.ts'
 import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from './predeploys.ts'
+
+/** The L1Block slots of the fee parameters. */
+const [SLOT_1, SLOT_3, SLOT_7, SLOT_8] = L1_BLOCK_FEE_SLOTS
 
 /** The words last read from L1Block and what they say (the same for every transaction of a block after its L1-attributes deposit). */
 let lastRead: { slot1: bigint; slot3: bigint; slot7: bigint; slot8: bigint; parameters: L1FeeParameters } | undefined
@@ -26,11 +29,11 @@ function parametersOf(slot1: bigint, slot3: bigint, slot7: bigint, slot8: bigint
 }
 
 /** The fee parameters L1Block holds in `state`: at once when its words are at hand, else once they are loaded (a fork). */
-export function l1FeeParametersIn(state: StateView): L1FeeParameters | Promise<L1FeeParameters> {
-  const slot1 = readStorage(state, L1_BLOCK, 1n)
-  const slot3 = readStorage(state, L1_BLOCK, 3n)
-  const slot7 = readStorage(state, L1_BLOCK, 7n)
-  const slot8 = readStorage(state, L1_BLOCK, 8n)
+function l1FeeParametersIn(state: StateView): L1FeeParameters | Promise<L1FeeParameters> {
+  const slot1 = readStorage(state, L1_BLOCK, SLOT_1)
+  const slot3 = readStorage(state, L1_BLOCK, SLOT_3)
+  const slot7 = readStorage(state, L1_BLOCK, SLOT_7)
+  const slot8 = readStorage(state, L1_BLOCK, SLOT_8)
   if (typeof slot1 === 'bigint' && typeof slot3 === 'bigint' && typeof slot7 === 'bigint' && typeof slot8 === 'bigint') return parametersOf(slot1, slot3, slot7, slot8)
   return Promise.all([slot1, slot3, slot7, slot8]).then(([w1, w3, w7, w8]) => parametersOf(w1, w3, w7, w8))
 }

@@ -40,7 +40,7 @@ const PERMIT2_DOMAIN_SEPARATOR_AT = 6983
 const word = (value: bigint | Uint8Array): Uint8Array => setLengthLeft(typeof value === 'bigint' ? bigIntToBytes(value) : value, 32)
 
 /** Permit2's runtime code on chain `chainId`: the template with the chain id and keccak256(abi.encode(typeHash, keccak256("Permit2"), chainId, PERMIT2)) in place. */
-export function permit2Code(chainId: bigint): Uint8Array {
+function permit2Code(chainId: bigint): Uint8Array {
   const typeHash = keccak256(utf8ToBytes('EIP712Domain(string name,uint256 chainId,address verifyingContract)'))
   const encoded = new Uint8Array(128)
   encoded.set(typeHash, 0)

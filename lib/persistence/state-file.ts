@@ -31,8 +31,8 @@ import type { ChainState } from './chain-state.ts'
 import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
 
 /** The format's name and the newest version this code reads and writes. */
-export const STATE_FORMAT = 'preconf-devnet/state'
-export const STATE_VERSION = 1
+const STATE_FORMAT = 'preconf-devnet/state'
+const STATE_VERSION = 1
 
 /** `state` as the format's JSON object. */
 export function stateToJson(state: ChainState): Record<string, unknown> {

@@ -37,7 +37,7 @@ import { getLogs, getLogsAcrossFork } from './get-logs.ts'
 import { bloomMayMatch, type LogQuery } from './log-filter.ts'
 
 /** geth's filter timeout: a filter not polled for this long (ms of the chain's clock) is gone. */
-export const FILTER_TIMEOUT_MS = 5 * 60 * 1000
+const FILTER_TIMEOUT_MS = 5 * 60 * 1000
 
 interface Polled {
   /** When the filter was installed or last polled (chain clock, ms). */

@@ -22,7 +22,7 @@ export const VERSION = 'preconf-devnet/v0.1.0'
  * Ignition accept only clients whose version starts with `hardhatnetwork`/`hardhat`, `zksync`
  * or `anvil`, and this node answers Anvil's and Hardhat's test methods; the rest says what it is.
  */
-export const CLIENT_VERSION = `anvil-compatible/${VERSION}`
+const CLIENT_VERSION = `anvil-compatible/${VERSION}`
 
 function parsePercentiles(value: unknown, name: string): number[] {
   if (!Array.isArray(value)) throw invalidArgument(name, 'expected an array of percentiles')

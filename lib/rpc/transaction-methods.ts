@@ -33,7 +33,7 @@ function parseSyncTimeout(value: unknown, name: string): number {
 const syncTimeout = optional('1 (timeout ms)', parseSyncTimeout, () => MAX_SYNC_TIMEOUT_MS)
 
 /** The receipt of a pre-confirmed (block hash: 32 zero bytes) or sealed transaction. */
-export function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {
+function formatLocationReceipt(location: ExecutedLocation): Record<string, unknown> {
   return formatReceipt(location.included, location.status === 'preconfirmed' ? pendingRef(location.block) : sealedRef(location.block))
 }
 

@@ -96,7 +96,7 @@ export function overridePrecompiles(environment: ExecutionEnvironment, overrides
 }
 
 /** `context` with the fields `overrides` replace. */
-export function applyBlockOverrides(context: BlockContext, overrides: BlockOverrides): BlockContext {
+function applyBlockOverrides(context: BlockContext, overrides: BlockOverrides): BlockContext {
   return {
     number: overrides.number ?? context.number,
     timestamp: overrides.time ?? context.timestamp,

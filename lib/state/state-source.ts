@@ -25,7 +25,7 @@ export async function loadAccount(view: StateView, address: Address): Promise<Ac
 }
 
 /** The storage word at `slot` of `address` in `view`, loading it first if it must be. */
-export async function loadStorage(view: StateView, address: Address, slot: bigint): Promise<bigint> {
+async function loadStorage(view: StateView, address: Address, slot: bigint): Promise<bigint> {
   await view.source.loadStorage(address, slot)
   const value = view.getStorage(address, slot)
   if (value === UNLOADED) throw new Error(`state source did not load slot ${slot} of ${address}`)

@@ -120,7 +120,7 @@ export function depositIntrinsicGas(fields: Pick<DepositFields, 'to' | 'data'>):
  * deposits too; Anvil's optimism mode agrees): 21,000 + 10 per token, a zero byte one token and
  * any other byte four.
  */
-export function depositFloorDataGas(data: Uint8Array): bigint {
+function depositFloorDataGas(data: Uint8Array): bigint {
   let tokens = 0n
   for (const byte of data) tokens += byte === 0 ? 1n : 4n
   return 21_000n + 10n * tokens

@@ -38,7 +38,7 @@ export interface ExecutableRun {
  * left (taken, replaced, evicted, expired or undone), and whether an undo put an earlier entry
  * back (an arrival out of order).
  */
-export class PoolChanges {
+class PoolChanges {
   readonly arrived: PoolEntry[] = []
   readonly left = new Set<UserTransaction>()
   restored = false

@@ -50,9 +50,8 @@ function toJsonParameter(value: unknown): unknown {
   if (typeof value === 'bigint') return toQuantity(value)
   if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) return value.map(toJsonParameter)
-  if ('tag' in value) return (value as { tag: string }).tag
-  if ('number' in value && Object.keys(value).length === 1) return toQuantity((value as { number: bigint }).number)
-  if ('hash' in value && Object.keys(value).length === 1) return { blockHash: (value as { hash: Hash }).hash }
+  const { tag: name, number, hash } = value as { tag?: string; number?: bigint; hash?: Hash }
+  if (name !== undefined || number !== undefined || hash !== undefined) return name ?? (number === undefined ? { blockHash: hash } : toQuantity(number))
   return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, toJsonParameter(entry)]))
 }
 const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')

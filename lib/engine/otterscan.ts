@@ -6,12 +6,10 @@
  * (the state history knows them), not in every block.
  */
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
-import type { TracerSpec } from '../execution/tracers/tracer.ts'
+import { PARITY_TRACER } from '../execution/tracers/tracer.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import type { Address, Hash } from '../types.ts'
 import { parityFrames, type Tracing, type TracingView } from './tracing.ts'
-
-const PARITY: TracerSpec = { tracer: 'parity' }
 
 /** What the searches read: the state history (where code arrived) and the tracer. */
 export interface OtterscanParts {
@@ -112,7 +110,7 @@ export class Otterscan {
   /** Every frame of sealed block `number`'s transactions, in order (none for a block without transactions). */
   private async traces(number: bigint, view: TracingView): Promise<PlacedTrace[]> {
     if ((view.blocks.byNumber(number)?.transactions.length ?? 0) === 0) return []
-    const traced = await this.parts.tracing.traceBlock({ number }, PARITY, view)
+    const traced = await this.parts.tracing.traceBlock({ number }, PARITY_TRACER, view)
     return traced.flatMap(({ hash, trace }) => parityFrames(trace).map((frame) => ({ hash, trace: frame })))
   }
 

@@ -15,7 +15,7 @@ export interface BlockContext {
 }
 
 /** EIP-4844's minimum blob base fee: no blobs are ever included, so it never rises. */
-const BLOB_BASE_FEE = 1n
+export const BLOB_BASE_FEE = 1n
 
 type EVMBlock = NonNullable<EVMRunCallOpts['block']>
 const evmBlocks = new WeakMap<BlockContext, EVMBlock>()

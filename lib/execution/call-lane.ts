@@ -2,7 +2,7 @@
  * Where runs at the RPC edge (`eth_call`, `eth_estimateGas`, `eth_createAccessList`,
  * `debug_trace*`, `eth_simulateV1`) execute: on paced EVMs of their own, never on the EVM the
  * builder runs transactions on, each run time-boxed (geth's `--rpc.evmtimeout`) and cut into
- * slices ({@link SLICE_MS}) between which the event loop turns.
+ * slices (call-pacer.ts's `CALL_SLICE_MS`) between which the event loop turns.
  *
  * A run starts in its turn on the engine's serializer, so it sees every change made before it.
  * Once it has run for a slice, its state is frozen (a copy of what later ticks, seals and edits

@@ -8,7 +8,7 @@ import { ExecutionFailedError } from '../errors.ts'
 import type { Pacer } from './evm-pacing.ts'
 
 /** How long a run holds the event loop at a time before it lets other work in (ms). */
-const SLICE_MS = 10
+const CALL_SLICE_MS = 10
 
 /** What a run that reaches its deadline answers: `eth_call`'s text (also estimates and simulations), or the tracers'. */
 export type TimeoutText = 'call' | 'trace'
@@ -104,8 +104,8 @@ export class CallPacer implements Pacer {
       throw timeoutError(this.text, this.limitMs)
     }
     this.sliceStart ??= stretchStartedAt(this.started)
-    if (now - this.sliceStart < SLICE_MS) return undefined
-    if (now - this.started >= SLICE_MS) this.lasting()
+    if (now - this.sliceStart < CALL_SLICE_MS) return undefined
+    if (now - this.started >= CALL_SLICE_MS) this.lasting()
     return nextTurn().then(() => {
       this.sliceStart = stretchStartedAt(performance.now())
     })

@@ -16,6 +16,7 @@ import { withAccountFields } from '../state/account.ts'
 import { evmAddress } from '../state/evm-address.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { heldAccount } from '../state/state-source.ts'
+import { MAX_INIT_CODE_SIZE } from '../transactions/decode.ts'
 import type { DepositTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
@@ -23,8 +24,6 @@ import type { ExecutionEnvironment } from './execution-environment.ts'
 import { prepareRun } from './prepare-run.ts'
 import { credit, gasUsedAfterRefund, logsOf, receiptOf, removeDestroyedCreations, type BlockPosition } from './transaction-outcome.ts'
 
-/** EIP-3860: the most init code a creation may carry. */
-const MAX_INIT_CODE_SIZE = 49_152
 /** The receipt version deposits carry since Canyon. */
 export const DEPOSIT_RECEIPT_VERSION = 1n
 

@@ -2,24 +2,18 @@
  * Blocks and what they hold: by number, tag or hash, their transaction counts, transactions by
  * index, receipts, uncles (none since the merge) and logs.
  */
-import type { BlockSelector } from '../engine/block-resolver.ts'
 import { formatIncluded, formatReceipt } from './format-transaction.ts'
 import { getLogs, getLogsAcrossFork } from './get-logs.ts'
 import { parseHash, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { parseLogQuery } from './log-filter.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { blockAt, blockWithHash } from './named-block.ts'
-import { parseBlockTag, parseBoolean } from './params.ts'
+import { parseBlockOrHash, parseBlockTag, parseBoolean } from './params.ts'
 
 const blockHash = required('0 (hash)', parseHash)
 const blockTag = required('0 (block)', parseBlockTag)
 const index = required('1 (index)', parseSmallQuantity)
 const full = optional('1 (full transactions)', parseBoolean, () => false)
-
-/** A block parameter that may also be a bare block hash (Anvil's eth_getBlockReceipts). */
-function parseBlockOrHash(value: unknown, name: string): BlockSelector {
-  return typeof value === 'string' && value.length === 66 ? { hash: parseHash(value, name) } : parseBlockTag(value, name)
-}
 
 /** The block methods, by name. */
 export const blockMethods: Readonly<Record<string, MethodDefinition>> = {

@@ -9,6 +9,7 @@ import type { BlockRules } from '../blocks/block-rules.ts'
 import { daFootprint } from '../builder/pending-block.ts'
 import type { BlockResolver, BlockSelector } from '../engine/block-resolver.ts'
 import { RejectedParameterError } from '../errors.ts'
+import { BLOB_BASE_FEE } from '../execution/block-context.ts'
 import { toQuantity } from './hex.ts'
 
 /** geth's maximum block count per request (more is silently capped). */
@@ -97,7 +98,7 @@ export function feeHistory(blocks: BlockResolver, rules: BlockRules, blockCount:
     ...(percentiles.length > 0 ? { reward: feeBlocks.map((block) => rewards(block, percentiles).map(toQuantity)) } : {}),
     baseFeePerGas: baseFees.map(toQuantity),
     gasUsedRatio: feeBlocks.map((block) => Number(block.gasUsed) / Number(block.gasLimit)),
-    baseFeePerBlobGas: baseFees.map(() => '0x1'),
+    baseFeePerBlobGas: baseFees.map(() => toQuantity(BLOB_BASE_FEE)),
     blobGasUsedRatio: feeBlocks.map(() => 0),
   }
 }

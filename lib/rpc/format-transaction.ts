@@ -10,6 +10,7 @@ import { bytesToBigInt } from '@ethereumjs/util'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { Log, TransactionReceipt } from '../blocks/receipt.ts'
 import type { PendingBlockView } from '../builder/pending-block.ts'
+import { BLOB_BASE_FEE } from '../execution/block-context.ts'
 import { effectiveTip, type DepositTransaction, type Transaction, type UserTransaction } from '../transactions/transaction.ts'
 import type { Hash, Hex } from '../types.ts'
 import { toData, toQuantity } from './hex.ts'
@@ -17,8 +18,6 @@ import { toData, toQuantity } from './hex.ts'
 /** The block hash of pre-confirmed receipts and of the pending block: 32 zero bytes. */
 export const PENDING_BLOCK_HASH = `0x${'0'.repeat(64)}` as Hash
 
-/** EIP-4844's minimum blob base fee: the devnet includes no blobs, so it never rises. */
-export const BLOB_BASE_FEE = 1n
 
 /** The block a transaction is formatted in: a sealed one, or the pre-confirmed one (no hash yet). */
 export interface BlockRef {

@@ -10,7 +10,7 @@ import type { AddressPage } from '../engine/otterscan.ts'
 import { parityFrames } from '../engine/tracing.ts'
 import { BlockNotFoundError, ResourceNotFoundError } from '../errors.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
-import type { TracerSpec } from '../execution/tracers/tracer.ts'
+import { PARITY_TRACER } from '../execution/tracers/tracer.ts'
 import type { Hash } from '../types.ts'
 import {
   formatBlockDetails,
@@ -25,8 +25,6 @@ import { method, optional, required, type MethodDefinition } from './method-defi
 import { blockAt, blockWithHash, type NamedBlock } from './named-block.ts'
 import { parseBlockTag, parseQuantityLike } from './params.ts'
 
-const PARITY: TracerSpec = { tracer: 'parity' }
-
 /** The API level Otterscan requires (its params.ts), as Anvil reports it. */
 const API_LEVEL = 8
 
@@ -38,7 +36,7 @@ const blockTag = required('0 (block)', parseBlockTag)
 async function tracesOf(engine: Engine, view: ChainView, hash: Hash): Promise<ParityTrace[] | undefined> {
   const location = view.lookups.find(hash)
   if (location === undefined || location.status === 'mempool') return undefined
-  return parityFrames((await engine.tracing.traceTransaction(hash, PARITY, view)).trace)
+  return parityFrames((await engine.tracing.traceTransaction(hash, PARITY_TRACER, view)).trace)
 }
 
 /** A block Otterscan asks about must exist: -32001 `Resource not found` otherwise, as Anvil answers. */

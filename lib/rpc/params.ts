@@ -44,6 +44,11 @@ export function parseUint64(value: unknown, name: string): bigint {
   return quantity
 }
 
+/** A block parameter that may also be a bare block hash (Anvil's eth_getBlockReceipts). */
+export function parseBlockOrHash(value: unknown, name: string): BlockSelector {
+  return typeof value === 'string' && value.length === 66 ? { hash: parseHash(value, name) } : parseBlockTag(value, name)
+}
+
 /** A block tag, number or EIP-1898 object. */
 export function parseBlockTag(value: unknown, name: string): BlockSelector {
   // The common tags first, by identity of the string: no lookup on the hot read paths.

@@ -8,15 +8,13 @@ import type { ChainView, Engine } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import { parityFrames, replayed, type TransactionTrace } from '../engine/tracing.ts'
 import type { ParityTrace } from '../execution/tracers/parity-tracer.ts'
-import type { ReplayConfig, TracerSpec } from '../execution/tracers/tracer.ts'
+import { PARITY_TRACER, type ReplayConfig, type TracerSpec } from '../execution/tracers/tracer.ts'
 import type { Address } from '../types.ts'
 import { formatParityTraces, formatReplay } from './format-parity.ts'
 import { PENDING_BLOCK_HASH } from './format-transaction.ts'
 import { describeValue, invalidArgument, parseAddress, parseHash, parseSmallQuantity } from './hex.ts'
 import { method, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag } from './params.ts'
-
-const PARITY: TracerSpec = { tracer: 'parity' }
 
 /** Anvil's limit on the blocks one `trace_filter` may span. */
 const MAX_FILTER_BLOCKS = 300n
@@ -110,10 +108,10 @@ export const parityTraceMethods: Readonly<Record<string, MethodDefinition>> = {
   trace_transaction: method([required('0 (hash)', parseHash)], async ({ engine, view }, hash) => {
     const location = view.lookups.find(hash)
     if (location === undefined || location.status === 'mempool') return []
-    return formatTraced([await engine.tracing.traceTransaction(hash, PARITY, view)])
+    return formatTraced([await engine.tracing.traceTransaction(hash, PARITY_TRACER, view)])
   }),
   // `pending` is the pre-confirmed block; genesis and a number beyond the head have none: [] as Anvil answers.
-  trace_block: method([required('0 (block)', parseBlockTag)], async ({ engine, view }, selector) => formatTraced(await blockTraces(engine, view, selector, PARITY))),
+  trace_block: method([required('0 (block)', parseBlockTag)], async ({ engine, view }, selector) => formatTraced(await blockTraces(engine, view, selector, PARITY_TRACER))),
   // Each transaction's output, and by request its flat traces and state diff (Anvil's shape; the same blocks as trace_block).
   trace_replayBlockTransactions: method([required('0 (block)', parseBlockTag), required('1 (trace types)', parseTraceTypes)], async ({ engine, view }, selector, config) =>
     (await blockTraces(engine, view, selector, { tracer: 'replay', config })).map(({ hash, trace }) => formatReplay(replayed(trace), hash)),
@@ -130,7 +128,7 @@ export const parityTraceMethods: Readonly<Record<string, MethodDefinition>> = {
     const last = to < blocks.headNumber ? to : blocks.headNumber
     const keep = (trace: ParityTrace) => passes(trace, filter)
     for (let number = first; number <= last && matches.length < filter.after + filter.count; number++) {
-      matches.push(...formatTraced(await blockTraces(engine, view, { number }, PARITY), keep))
+      matches.push(...formatTraced(await blockTraces(engine, view, { number }, PARITY_TRACER), keep))
     }
     return matches.slice(filter.after, filter.after + filter.count)
   }),

@@ -22,7 +22,7 @@ import { describeValue, invalidArgument, parseHash, toData, toQuantity, toWord }
 import { parseGoDuration } from './go-duration.ts'
 import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
-import { parseBlockTag, parseBoolean, parseCallRequest } from './params.ts'
+import { parseBlockOrHash, parseBlockTag, parseBoolean, parseCallRequest } from './params.ts'
 
 const STRUCT_LOGGER: TracerSpec = { tracer: 'structLogger', config: { enableMemory: false, disableStack: false, disableStorage: false, enableReturnData: false } }
 
@@ -91,11 +91,6 @@ function parseTraceCallConfig(value: unknown, name: string): { spec: TracerSpec;
     block: options.blockOverrides == null ? undefined : parseBlockOverrides(options.blockOverrides, `${name}.blockOverrides`),
   }
   return { spec: parseTraceConfig(options, name), overrides }
-}
-
-/** A block number, tag, EIP-1898 object or bare block hash (geth's BlockNumberOrHash). */
-function parseBlockOrHash(value: unknown, name: string): BlockSelector {
-  return typeof value === 'string' && value.length === 66 ? { hash: parseHash(value, name) } : parseBlockTag(value, name)
 }
 
 /** Memory as geth lists it: 32-byte words. */

@@ -11,7 +11,7 @@
  * spec/transactions/decode-plain.spec.ts checks both paths give the same transactions.
  */
 import type { Common } from '@ethereumjs/common'
-import { bigIntToUnpaddedBytes, bytesToBigInt, ecrecover as nobleEcrecover } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToBigInt, ecrecover as nobleEcrecover, SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { ecrecover as nativeEcrecover } from '../crypto/secp256k1.ts'
@@ -23,8 +23,6 @@ import type { AccessList, UserTransaction } from './transaction.ts'
 
 const recover = nativeEcrecover ?? nobleEcrecover
 
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
-const SECP256K1_HALF_ORDER = SECP256K1_ORDER / 2n
 const MAX_UINT256 = (1n << 256n) - 1n
 const MAX_NONCE = (1n << 64n) - 1n
 
@@ -32,7 +30,7 @@ const MAX_NONCE = (1n << 64n) - 1n
 const UNMODELLED_EIPS = [2780, 7976, 7981, 8037, 8038]
 
 /** What the path reads of a chain's Common, once (not its chain id, which `anvil_setChainId` may change). */
-interface ChainRules {
+interface FastPathRules {
   readonly txGas: bigint
   readonly txCreationGas: bigint
   readonly txDataZeroGas: bigint
@@ -47,9 +45,9 @@ interface ChainRules {
   readonly maxGasLimit: bigint | undefined
 }
 
-const rulesByCommon = new WeakMap<Common, ChainRules | null>()
+const rulesByCommon = new WeakMap<Common, FastPathRules | null>()
 
-function rulesOf(common: Common): ChainRules | undefined {
+function rulesOf(common: Common): FastPathRules | undefined {
   let rules = rulesByCommon.get(common)
   if (rules === undefined) {
     const modelled = common.isActivatedEIP(1559) && common.isActivatedEIP(2930) && !UNMODELLED_EIPS.some((eip) => common.isActivatedEIP(eip))
@@ -148,7 +146,7 @@ export function decodePlainTransaction(raw: Uint8Array, hash: Hash, type: number
   const toItem = items[layout.to]
   const dataItem = items[layout.data]
   if (nonce === undefined || tip === undefined || feeCap === undefined || gasLimit === undefined || value === undefined || v === undefined || r === undefined || s === undefined) return undefined
-  if (nonce >= MAX_NONCE || tip > feeCap || gasLimit * feeCap > MAX_UINT256 || r === 0n || r >= SECP256K1_ORDER || s === 0n || s > SECP256K1_HALF_ORDER) return undefined
+  if (nonce >= MAX_NONCE || tip > feeCap || gasLimit * feeCap > MAX_UINT256 || r === 0n || r >= SECP256K1_ORDER || s === 0n || s > SECP256K1_ORDER_DIV_2) return undefined
   if (toItem.isList || (toItem.content.length !== 0 && toItem.content.length !== 20) || dataItem.isList) return undefined
   if (rules.maxGasLimit !== undefined && gasLimit > rules.maxGasLimit) return undefined
   const data = dataItem.content

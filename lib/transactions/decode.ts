@@ -13,7 +13,7 @@ import {
   getCalldataFloorGas,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address as EVMAddress, bytesToBigInt } from '@ethereumjs/util'
+import { Address as EVMAddress, bytesToBigInt, SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
@@ -24,8 +24,8 @@ import { BLOB_TRANSACTIONS_UNSUPPORTED, type Authorization, type UserTransaction
 
 /** geth's txMaxSize: the largest transaction the pool accepts (128 KiB). */
 const MAX_TRANSACTION_SIZE = 131072
-/** EIP-3860 init code limit. */
-const MAX_INIT_CODE_SIZE = 49152
+/** EIP-3860: the most init code a creation may carry. */
+export const MAX_INIT_CODE_SIZE = 49_152
 
 type Values = Uint8Array[]
 
@@ -64,8 +64,6 @@ const layouts: Record<number, { tip?: number; feeCap?: number; gas: number; data
   4: { tip: 2, feeCap: 3, gas: 4, data: 7, v: 10, r: 11, s: 12 },
 }
 
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
-
 /** A field of the list as a number, or undefined if it is not a byte string. */
 function field(values: Values, index: number | undefined): bigint | undefined {
   if (index === undefined) return undefined
@@ -101,7 +99,7 @@ function hasValidSignatureValues(type: number, values: Values): boolean {
   const [v, r, s] = [field(values, layout.v), field(values, layout.r), field(values, layout.s)]
   if (v === undefined || r === undefined || s === undefined) return true // malformed: the decoder reports it
   const parityOk = type === 0 ? v === 27n || v === 28n || v >= 35n : v <= 1n
-  return parityOk && r > 0n && r < SECP256K1_ORDER && s > 0n && s <= SECP256K1_ORDER / 2n
+  return parityOk && r > 0n && r < SECP256K1_ORDER && s > 0n && s <= SECP256K1_ORDER_DIV_2
 }
 
 /**

@@ -145,3 +145,6 @@ export type TracerSpec = (
   | { readonly tracer: 'parity' }
   | { readonly tracer: 'replay'; readonly config: ReplayConfig }
 ) & { readonly timeoutMs?: number }
+
+/** The `trace_*` methods' tracer (and Otterscan's, over the same frames), in the chain's call time box. */
+export const PARITY_TRACER: TracerSpec = { tracer: 'parity' }

@@ -19,6 +19,7 @@ import { prepareRun } from '../execution/prepare-run.ts'
 import { revertReason } from '../execution/revert-reason.ts'
 import { callErrorMessage } from '../execution/run-call.ts'
 import { TransferTracer } from '../execution/transfer-tracer.ts'
+import { refundedGasUsed } from '../execution/transaction-outcome.ts'
 import { withAccountFields } from '../state/account.ts'
 import { evmAddress } from '../state/evm-address.ts'
 import { StateLayer } from '../state/state-layer.ts'
@@ -141,9 +142,7 @@ export async function runSimulatedCall(call: SimulatedCallRequest, run: BlockRun
   }
   const execution = outcome.execResult
   const peak = execution.executionGasUsed + intrinsicGas
-  const refund = (execution.gasRefund ?? 0n) + authorizationRefund
-  let gasUsed = peak - (refund < peak / 5n ? refund : peak / 5n)
-  if (gasUsed < floorDataGas) gasUsed = floorDataGas
+  const gasUsed = refundedGasUsed(peak, (execution.gasRefund ?? 0n) + authorizationRefund, floorDataGas)
   const payer = await readAccount(layer, from)
   layer.putAccount(from, withAccountFields(payer, { balance: (payer?.balance ?? 0n) + (gas - gasUsed) * price }))
   // geth pays no tip for a fee-less call without validation (its base fee would make it negative).

@@ -19,6 +19,7 @@ import { applyAuthorizations, authorizationGas } from './authorizations.ts'
 import { evmErrorText } from './evm-errors.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
+import { refundedGasUsed } from './transaction-outcome.ts'
 
 /** geth's RPCGasCap: the gas an `eth_call` gets when it names none, and the most it may name. */
 export const DEFAULT_CALL_GAS = 50_000_000n
@@ -173,9 +174,7 @@ export async function runCall(
   evm.journal.cleanJournal()
   const execution = result.execResult
   const peakGasUsed = execution.executionGasUsed + intrinsic
-  const refund = (execution.gasRefund ?? 0n) + authorizationRefund
-  let gasUsed = peakGasUsed - (refund < peakGasUsed / 5n ? refund : peakGasUsed / 5n)
-  if (gasUsed < floor) gasUsed = floor
+  const gasUsed = refundedGasUsed(peakGasUsed, (execution.gasRefund ?? 0n) + authorizationRefund, floor)
   return {
     returnValue: execution.returnValue,
     gasUsed,

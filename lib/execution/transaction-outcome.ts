@@ -17,13 +17,16 @@ import type { Address } from '../types.ts'
 /** EIP-3529: the refund is capped at a fifth of the gas used. */
 const MAX_REFUND_QUOTIENT = 5n
 
+/** The gas a run used: its peak (intrinsic plus execution) less `refund` capped at a fifth of it (EIP-3529), at least `floor` (EIP-7623's). */
+export function refundedGasUsed(peak: bigint, refund: bigint, floor: bigint): bigint {
+  const maxRefund = peak / MAX_REFUND_QUOTIENT
+  const refunded = peak - (refund < maxRefund ? refund : maxRefund)
+  return refunded < floor ? floor : refunded
+}
+
 /** The gas `transaction` used: intrinsic plus execution, less the capped refund (and `extraRefund`, EIP-7702's), at least the EIP-7623 floor. */
 export function gasUsedAfterRefund(execution: ExecResult, transaction: Transaction, extraRefund = 0n): bigint {
-  const gasUsed = execution.executionGasUsed + transaction.intrinsicGas
-  const refund = (execution.gasRefund ?? BIGINT_0) + extraRefund
-  const maxRefund = gasUsed / MAX_REFUND_QUOTIENT
-  const refunded = gasUsed - (refund < maxRefund ? refund : maxRefund)
-  return refunded < transaction.floorDataGas ? transaction.floorDataGas : refunded
+  return refundedGasUsed(execution.executionGasUsed + transaction.intrinsicGas, (execution.gasRefund ?? BIGINT_0) + extraRefund, transaction.floorDataGas)
 }
 
 /** Removes the accounts the run created and self-destructed (EIP-6780). */

@@ -1,24 +1,19 @@
 /**
  * geth's debug namespace: transaction, block and call traces (`debug_trace*`, with the struct
- * logger, callTracer or prestateTracer and their options, in geth's JSON shapes) and the
- * consensus encodings of transactions, receipts, headers and blocks (`debug_getRaw*`).
+ * logger, callTracer or prestateTracer and their options; their JSON is format-trace.ts's) and
+ * the consensus encodings of transactions, receipts, headers and blocks (`debug_getRaw*`).
  */
-import { RLP } from '@ethereumjs/rlp'
-import { rlpList } from '../trie/trie-encoding.ts'
 import type { SealedBlock } from '../blocks/block.ts'
+import { encodeBlock } from '../blocks/block-encoding.ts'
 import { encodeHeader } from '../blocks/header.ts'
 import { encodeReceipt } from '../blocks/receipt.ts'
 import type { ChainView } from '../engine/engine.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
-import type { TraceResult } from '../engine/tracing.ts'
-import type { CallFrame } from '../execution/tracers/call-tracer.ts'
-import type { PrestateDiff } from '../execution/tracers/prestate-diff.ts'
-import type { Prestate } from '../execution/tracers/prestate-tracer.ts'
-import type { StructLog, StructLoggerResult } from '../execution/tracers/struct-logger.ts'
 import type { TracerSpec } from '../execution/tracers/tracer.ts'
 import type { CallOverrides } from '../state/state-overrides.ts'
 import { RejectedParameterError, ResourceNotFoundError } from '../errors.ts'
-import { describeValue, invalidArgument, parseHash, toData, toQuantity, toWord } from './hex.ts'
+import { describeValue, invalidArgument, parseHash, toData } from './hex.ts'
+import { formatTrace } from './format-trace.ts'
 import { parseGoDuration } from './go-duration.ts'
 import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
@@ -91,104 +86,6 @@ function parseTraceCallConfig(value: unknown, name: string): { spec: TracerSpec;
     block: options.blockOverrides == null ? undefined : parseBlockOverrides(options.blockOverrides, `${name}.blockOverrides`),
   }
   return { spec: parseTraceConfig(options, name), overrides }
-}
-
-/** Memory as geth lists it: 32-byte words. */
-function memoryWords(memory: Uint8Array): string[] {
-  const words: string[] = []
-  for (let offset = 0; offset < memory.length; offset += 32) words.push(toData(memory.subarray(offset, offset + 32)))
-  return words
-}
-
-/** Storage words by slot, slots in ascending order (as geth's JSON map sorts them). */
-function formatStorage(storage: ReadonlyMap<bigint, bigint>): Record<string, string> {
-  const slots = [...storage.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  return Object.fromEntries(slots.map((slot) => [toWord(slot), toWord(storage.get(slot)!)]))
-}
-
-/** One struct log in geth's legacy JSON (empty memory, return data and refund left out, as geth's omitempty does). */
-function formatStructLog(log: StructLog): Record<string, unknown> {
-  const json: Record<string, unknown> = { pc: log.pc, op: log.op, gas: Number(log.gas), gasCost: Number(log.gasCost), depth: log.depth }
-  if (log.error !== undefined) json.error = log.error
-  if (log.stack !== undefined) json.stack = log.stack.map(toQuantity)
-  if (log.returnData !== undefined && log.returnData.length > 0) json.returnData = toData(log.returnData)
-  if (log.memory !== undefined && log.memory.length > 0) json.memory = memoryWords(log.memory)
-  if (log.storage !== undefined) json.storage = formatStorage(log.storage)
-  if (log.refund !== 0n) json.refund = Number(log.refund)
-  return json
-}
-
-function formatStructLogs(result: StructLoggerResult): Record<string, unknown> {
-  return { gas: Number(result.gas), failed: result.failed, returnValue: toData(result.returnValue), structLogs: result.structLogs.map(formatStructLog) }
-}
-
-/** A call frame in geth's key order; empty output, calls and logs left out. */
-function formatCallFrame(frame: CallFrame): Record<string, unknown> {
-  const json: Record<string, unknown> = { from: frame.from, gas: toQuantity(frame.gas), gasUsed: toQuantity(frame.gasUsed) }
-  if (frame.to !== undefined) json.to = frame.to
-  json.input = toData(frame.input)
-  if (frame.output !== undefined) json.output = toData(frame.output)
-  if (frame.error !== undefined) json.error = frame.error
-  if (frame.revertReason !== undefined) json.revertReason = frame.revertReason
-  if (frame.calls.length > 0) json.calls = frame.calls.map(formatCallFrame)
-  if (frame.logs.length > 0) {
-    json.logs = frame.logs.map((log) => ({ address: log.address, topics: log.topics.map(toData), data: toData(log.data), index: toQuantity(log.index), position: toQuantity(log.position) }))
-  }
-  if (frame.value !== undefined) json.value = toQuantity(frame.value)
-  json.type = frame.type
-  return json
-}
-
-function formatPrestate(prestate: Prestate): Record<string, unknown> {
-  const json: Record<string, unknown> = {}
-  for (const [address, account] of prestate) {
-    const entry: Record<string, unknown> = { balance: toQuantity(account.balance) }
-    if (account.code !== undefined) entry.code = toData(account.code)
-    if (account.codeHash !== undefined) entry.codeHash = toData(account.codeHash)
-    if (account.nonce !== 0n) entry.nonce = Number(account.nonce)
-    if (account.storage !== undefined && account.storage.size > 0) entry.storage = formatStorage(account.storage)
-    json[address] = entry
-  }
-  return json
-}
-
-/** diffMode's { post, pre } (geth's field order): `post` holds only the fields that changed. */
-function formatPrestateDiff(diff: PrestateDiff): Record<string, unknown> {
-  const post: Record<string, unknown> = {}
-  for (const [address, account] of diff.post) {
-    const entry: Record<string, unknown> = {}
-    if (account.balance !== undefined) entry.balance = toQuantity(account.balance)
-    if (account.code !== undefined) entry.code = toData(account.code)
-    if (account.codeHash !== undefined) entry.codeHash = toData(account.codeHash)
-    if (account.nonce !== undefined && account.nonce !== 0n) entry.nonce = Number(account.nonce)
-    if (account.storage.size > 0) entry.storage = formatStorage(account.storage)
-    post[address] = entry
-  }
-  return { post, pre: formatPrestate(diff.pre) }
-}
-
-function formatTrace(trace: TraceResult): Record<string, unknown> {
-  switch (trace.tracer) {
-    case 'structLogger':
-      return formatStructLogs(trace.result)
-    case 'callTracer':
-      return formatCallFrame(trace.result)
-    case 'prestateTracer':
-      return formatPrestate(trace.result)
-    case 'prestateDiff':
-      return formatPrestateDiff(trace.result)
-    case 'parity':
-    case 'replay':
-      // Only the trace_* methods ask for these, and they give them their place (format-parity.ts).
-      throw new Error(`${trace.tracer} traces are not a debug_trace* answer`)
-  }
-}
-
-/** A block's consensus encoding: [header, transactions, ommers, withdrawals]. */
-function encodeBlock(block: SealedBlock): Uint8Array {
-  // Legacy transactions are RLP lists already; typed envelopes go in as byte strings.
-  const transactions = block.transactions.map(({ transaction: { raw } }) => (raw[0] >= 0xc0 ? raw : RLP.encode(raw)))
-  return rlpList([encodeHeader(block.header), rlpList(transactions), rlpList([]), rlpList([])])
 }
 
 /** The block `selector` names (the pre-confirmed block as it would seal now, for `pending`); undefined beyond the head. */

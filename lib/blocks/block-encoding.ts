@@ -1,4 +1,11 @@
-/** The length of a block's RLP encoding, for the `size` field of `eth_getBlockBy*`. */
+/**
+ * A block's consensus encoding, rlp([header, transactions, ommers, withdrawals]) (`debug_getRawBlock`),
+ * and its length alone, for the `size` field of `eth_getBlockBy*`.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { rlpList } from '../trie/trie-encoding.ts'
+import type { SealedBlock } from './block.ts'
+import { encodeHeader } from './header.ts'
 
 /** Bytes taken by an RLP item of `payload` bytes (string or list: both prefixes have the same size). */
 function rlpLength(payload: number, singleByte = false): number {
@@ -18,4 +25,11 @@ export function blockSize(headerLength: number, rawTransactions: readonly Uint8A
   }
   const body = headerLength + rlpLength(transactions) + rlpLength(0) + rlpLength(0)
   return rlpLength(body)
+}
+
+/** A block's consensus encoding: [header, transactions, ommers, withdrawals]. */
+export function encodeBlock(block: SealedBlock): Uint8Array {
+  // Legacy transactions are RLP lists already; typed envelopes go in as byte strings.
+  const transactions = block.transactions.map(({ transaction: { raw } }) => (raw[0] >= 0xc0 ? raw : RLP.encode(raw)))
+  return rlpList([encodeHeader(block.header), rlpList(transactions), rlpList([]), rlpList([])])
 }

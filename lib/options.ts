@@ -6,7 +6,7 @@
 import { DEFAULT_MNEMONIC } from './accounts/dev-accounts.ts'
 import { wallTimeMs, type ClockMode } from './clock/clock.ts'
 import type { Hardfork } from './execution/common.ts'
-import { faultOptions, profileOptions, type FaultSwitches, type ProfileName } from './faults/fault-options.ts'
+import { faultOptions, maxTickJitterMs, profileOptions, type FaultSwitches, type ProfileName } from './faults/fault-options.ts'
 import { profileSwitches } from './faults/profiles.ts'
 import { callOptions } from './execution/call-options.ts'
 import { forkOptions } from './fork/fork-options.ts'
@@ -258,7 +258,7 @@ export function resolveChainOptions(options: ChainOptions = {}): ResolvedChainOp
   resolved.opStack = preset === undefined ? undefined : resolveGroup(opStackOptions, { ...preset.opStack, ...definedOnly(opStack ?? {}) }, clock, 'opStack.')
   const profile = profileSwitches(resolved.profile as ProfileName, resolved.preconfIntervalMs as number)
   resolved.faults = resolveGroup(faultOptions, { ...profile, ...definedOnly(faults ?? {}) }, clock, 'faults.')
-  if ((resolved.faults as FaultSwitches).tickJitterMs * 2 > (resolved.preconfIntervalMs as number)) {
+  if ((resolved.faults as FaultSwitches).tickJitterMs > maxTickJitterMs(resolved.preconfIntervalMs as number)) {
     throw new TypeError(`invalid options: faults.tickJitterMs (${(resolved.faults as FaultSwitches).tickJitterMs}) must not exceed half the tick interval (${resolved.preconfIntervalMs} ms), or ticks would change order`)
   }
   resolved.txpool = resolveGroup(txpoolOptions, definedOnly(txpool ?? {}), clock, 'txpool.')

@@ -6,6 +6,7 @@
  * (each moved by its jitter, if any) and it seals `blockTimeMs` after it opened; a tick due at
  * the seal's instant runs first.
  */
+import { maxTickJitterMs } from '../faults/fault-options.ts'
 
 /** How far (ms) the tick scheduled at `nominalMs` falls from its time; a pure function of it. */
 export type TickJitter = (nominalMs: number) => number
@@ -110,7 +111,7 @@ export class BlockSchedule {
       this.nextTickAt = nominalMs
       return
     }
-    const bound = Math.floor(this.preconfIntervalMs / 2)
+    const bound = maxTickJitterMs(this.preconfIntervalMs)
     const jitter = Math.max(-bound, Math.min(bound, this.jitter(nominalMs)))
     this.nextTickAt = Math.min(nominalMs + jitter, this.sealAt)
   }

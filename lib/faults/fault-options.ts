@@ -142,3 +142,8 @@ type ValueOf<D> = D extends { parse: (value: never, name: string) => infer Value
 
 /** The fault switches with every default applied: what a chain runs with. */
 export type FaultSwitches = { -readonly [K in keyof Definitions]: ValueOf<Definitions[K]> }
+
+/** The most a tick may move by jitter with ticks `intervalMs` apart: half the interval, so that ticks never change order. */
+export function maxTickJitterMs(intervalMs: number): number {
+  return Math.floor(intervalMs / 2)
+}

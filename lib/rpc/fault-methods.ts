@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine.ts'
 import type { DroppedPreconfirmations } from '../faults/drop-preconfirmations.ts'
-import { faultOptions, type DropMode, type FaultSwitches, type StallPending } from '../faults/fault-options.ts'
+import { faultOptions, maxTickJitterMs, type DropMode, type FaultSwitches, type StallPending } from '../faults/fault-options.ts'
 import { invalidArgument, parseHash, parseSmallQuantity, toQuantity } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 
@@ -101,7 +101,7 @@ export const faultMethods: Readonly<Record<string, MethodDefinition>> = {
   }),
   preconf_setFaults: method([required('0 (faults)', parseSwitches)], ({ engine }, switches) => {
     const jitter = switches.tickJitterMs ?? engine.faults.switches.tickJitterMs
-    if (jitter * 2 > engine.options.preconfIntervalMs) throw invalidArgument('0 (faults)', `tickJitterMs ${jitter} exceeds half the tick interval (${engine.options.preconfIntervalMs} ms)`)
+    if (jitter > maxTickJitterMs(engine.options.preconfIntervalMs)) throw invalidArgument('0 (faults)', `tickJitterMs ${jitter} exceeds half the tick interval (${engine.options.preconfIntervalMs} ms)`)
     Object.assign(engine.faults.switches, switches)
     return faultsInForce(engine)
   }),

@@ -118,6 +118,9 @@ function parseSubscriptionId(value: unknown, name: string): string {
   return value
 }
 
+/** The methods that submit a transaction (transports let them wait for their turn under load). */
+export const SUBMISSION_METHODS: ReadonlySet<string> = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendRawTransactionSync', 'eth_sendTransactionSync'])
+
 /**
  * The subscription methods: answered in-process (notifications as EIP-1193 `message` events)
  * and over WebSocket; HTTP has no channel for notifications, so it does not offer them.

@@ -6,6 +6,7 @@
  */
 import { InvalidRequestError, RequestTimeoutError, toRPCError, type RPCErrorObject } from '../errors.ts'
 import { plainStringJson } from '../rpc/json-text.ts'
+import { SUBMISSION_METHODS } from '../rpc/methods.ts'
 import type { RequestArguments } from '../rpc/request.ts'
 import type { RequestKind } from './turn-budget.ts'
 
@@ -17,12 +18,9 @@ export type JsonRpcResponse =
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown }
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: RPCErrorObject }
 
-/** The methods that submit a transaction: under load they wait for their turn after every other request. */
-const SUBMISSIONS = new Set(['eth_sendRawTransaction', 'eth_sendTransaction', 'eth_sendRawTransactionSync', 'eth_sendTransactionSync'])
-
 /** Whether a request body (one request or a batch) submits a transaction. */
 export function requestKind(body: unknown): RequestKind {
-  const submits = (request: unknown): boolean => typeof request === 'object' && request !== null && SUBMISSIONS.has((request as { method?: unknown }).method as string)
+  const submits = (request: unknown): boolean => typeof request === 'object' && request !== null && SUBMISSION_METHODS.has((request as { method?: unknown }).method as string)
   return (Array.isArray(body) ? body.some(submits) : submits(body)) ? 'submission' : 'other'
 }
 

@@ -12,6 +12,7 @@ import { WebSocketServer } from 'ws'
 import type { Chain } from '../chain.ts'
 import { MethodNotFoundError } from '../errors.ts'
 import type { OptionDefinition } from '../option-definition.ts'
+import { subscriptionMethods } from '../rpc/methods.ts'
 import { createRequestGuard, type Refusal } from './http-guard.ts'
 import { createFastLane } from './http-fast-lane.ts'
 import { handleHttpRequest } from './http-handler.ts'
@@ -21,7 +22,7 @@ import { SubscriptionRouter } from './subscription-router.ts'
 import { serveWebSocket } from './websocket-session.ts'
 
 /** Methods that need a connection to send notifications on: WebSocket only. */
-const SUBSCRIPTION_METHODS = new Set(['eth_subscribe', 'eth_unsubscribe'])
+const SUBSCRIPTION_METHODS = new Set(Object.keys(subscriptionMethods))
 
 /** The path of the standard (sealed-only) endpoint. */
 export const SEALED_PATH = '/sealed'

@@ -2,7 +2,7 @@
  * `eth_call`, `eth_createAccessList` and `eth_estimateGas` at a block, never changing state: each
  * on the call lane (its own EVM, time-boxed, letting ticks and other requests go on while it runs).
  */
-import { AccessListTracer, excludedAddresses } from '../execution/access-list-tracer.ts'
+import { AccessListTracer, excludedAddresses } from '../execution/tracers/access-list-tracer.ts'
 import type { CallLane } from '../execution/call-lane.ts'
 import { estimateGas } from '../execution/estimate-gas.ts'
 import { runCall, type CallOutcome, type CallRequest } from '../execution/run-call.ts'

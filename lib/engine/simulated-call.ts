@@ -18,7 +18,7 @@ import type { ExecutionEnvironment } from '../execution/execution-environment.ts
 import { prepareRun } from '../execution/prepare-run.ts'
 import { revertReason } from '../execution/revert-reason.ts'
 import { callErrorMessage } from '../execution/run-call.ts'
-import { TransferTracer } from '../execution/transfer-tracer.ts'
+import { TransferTracer } from '../execution/tracers/transfer-tracer.ts'
 import { refundedGasUsed } from '../execution/transaction-outcome.ts'
 import { withAccountFields } from '../state/account.ts'
 import { evmAddress } from '../state/evm-address.ts'

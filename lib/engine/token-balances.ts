@@ -7,7 +7,7 @@
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Serializer } from '../clock/serializer.ts'
 import { ExecutionFailedError } from '../errors.ts'
-import { AccessListTracer } from '../execution/access-list-tracer.ts'
+import { AccessListTracer } from '../execution/tracers/access-list-tracer.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runCall } from '../execution/run-call.ts'
 import { StateLayer } from '../state/state-layer.ts'

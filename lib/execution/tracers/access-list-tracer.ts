@@ -10,12 +10,12 @@
  */
 import type { EVM } from '@ethereumjs/evm'
 import { bigIntToUnpaddedBytes, bytesToBigInt, generateAddress, hexToBytes, MAX_UINT64 } from '@ethereumjs/util'
-import { addressOfWord, toHex } from '../bytes.ts'
-import type { AccessList, Authorization } from '../transactions/transaction.ts'
-import type { Address, Hex } from '../types.ts'
-import { authorityOf } from './authorizations.ts'
-import type { DevnetEVM } from './devnet-evm.ts'
-import { BALANCE, CALL, CALLCODE, DELEGATECALL, EXTCODECOPY, EXTCODEHASH, EXTCODESIZE, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from './opcode-bytes.ts'
+import { addressOfWord, toHex } from '../../bytes.ts'
+import type { AccessList, Authorization } from '../../transactions/transaction.ts'
+import type { Address, Hex } from '../../types.ts'
+import { authorityOf } from '../authorizations.ts'
+import type { DevnetEVM } from '../devnet-evm.ts'
+import { BALANCE, CALL, CALLCODE, DELEGATECALL, EXTCODECOPY, EXTCODEHASH, EXTCODESIZE, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
 
 /** What geth leaves out of the list a run from `from` finds. */
 export interface AccessListExclusions {

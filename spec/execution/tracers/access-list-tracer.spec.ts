@@ -6,8 +6,8 @@
  * where geth and Anvil part come last, as geth.
  */
 import { expect } from 'chai'
-import { createChain, type Chain } from '../../lib/index.ts'
-import { anvilOrSkip, type AnvilNode } from '../support/anvil-node.ts'
+import { createChain, type Chain } from '../../../lib/index.ts'
+import { anvilOrSkip, type AnvilNode } from '../../support/anvil-node.ts'
 
 const FROM = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const BOB_KEY = '0x59c6995e998f97a5a0044966f0945389dc9c86dae88c7a8412f4603b6b78690d'

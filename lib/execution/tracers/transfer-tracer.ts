@@ -5,8 +5,8 @@
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import { bigIntToBytes, createAddressFromBigInt, generateAddress, generateAddress2, hexToBytes, setLengthLeft, Address as EVMAddress } from '@ethereumjs/util'
-import type { Log } from '../blocks/receipt.ts'
-import type { DevnetEVM } from './devnet-evm.ts'
+import type { Log } from '../../blocks/receipt.ts'
+import type { DevnetEVM } from '../devnet-evm.ts'
 
 /** ERC-7528's address for ETH, and the ERC-20 Transfer(address,address,uint256) topic: geth's transfer logs. */
 const TRANSFER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'

@@ -4,8 +4,10 @@
  * engine's events, and replaces the engine when the chain starts over (`anvil_reset`) or loads
  * a state (`anvil_loadState`), subscriptions and listeners carrying on.
  */
+import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { DevAccount } from './accounts/dev-accounts.ts'
+import { toHex } from './bytes.ts'
 import type { Clock } from './clock/clock.ts'
 import { createEngine, type ChainView, type Engine, type EngineSetup } from './engine/engine.ts'
 import type { ChainEvents } from './engine/events.ts'
@@ -19,12 +21,18 @@ import { Filters } from './rpc/filters.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
 import { handleRequest, type RequestArguments } from './rpc/request.ts'
 import { Subscriptions } from './rpc/subscriptions.ts'
+import type { Hex } from './types.ts'
 
 /**
  * Gives `next` (a new chain's mining) the mode `previous` was switched to at run time
  * (`evm_setAutomine`, `evm_setIntervalMining`), as Anvil's miner keeps its mode through
  * `anvil_reset` and `anvil_loadState`.
  */
+/** A fresh run id: 32 random bytes, as Hardhat's (not the chain's: nothing in it depends on this). */
+function newInstanceId(): Hex {
+  return toHex(randomBytes(32))
+}
+
 function keepMiningMode(previous: Mining, next: Mining): Promise<void> {
   const { mode, intervalSeconds } = previous
   if (mode === next.mode && intervalSeconds === next.intervalSeconds) return Promise.resolve()
@@ -48,6 +56,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
    */
   readonly sealed: { request(args: RequestArguments): Promise<unknown> }
   #engine: Engine
+  #instanceId = newInstanceId()
   #context: MethodContext
   #sealedContext: MethodContext
   readonly #subscriptions: Subscriptions
@@ -81,6 +90,11 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   /** The engine as it is now (a reset or a load replaces it). */
   protected get [ENGINE](): Engine {
     return this.#engine
+  }
+
+  /** This run's id (`hardhat_metadata`'s `instanceId`): random, new at each start, reset and load. */
+  get instanceId(): Hex {
+    return this.#instanceId
   }
 
   /** The options in effect, defaults applied. */
@@ -144,6 +158,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
     await keepMiningMode(previous.mining, engine.mining)
     engine.controls.setLoggingEnabled(previous.controls.loggingEnabled)
     this.#engine = engine
+    this.#instanceId = newInstanceId()
     this.#context = this.#contextOf(this.#engine, this.#engine)
     this.#sealedContext = this.#contextOf(this.#engine, this.#engine.sealed)
     previous.close()

@@ -5,6 +5,7 @@
 import type { ChainView, Engine } from '../engine/engine.ts'
 import type { ResetTarget } from '../open-chain.ts'
 import type { StateInput } from '../persistence/state-encoding.ts'
+import type { Hex } from '../types.ts'
 import type { Filters } from './filters.ts'
 import type { Subscriptions } from './subscriptions.ts'
 
@@ -25,6 +26,12 @@ export interface MethodContext {
 
 /** The controls that start the chain over or save it, which only the chain facade can serve. */
 export interface ChainLifecycle {
+  /**
+   * This run's id (`hardhat_metadata`'s `instanceId`): random, new at each start, reset and load,
+   * as Hardhat's. Ignition tells a restarted chain by it, so it must differ between two starts
+   * with the same options; it is no part of the chain, whose contents stay deterministic.
+   */
+  readonly instanceId: Hex
   /** Starts the chain over (`anvil_reset`): as created, or forking `target`. */
   reset(target: ResetTarget | undefined): Promise<void>
   /** The chain's state as hex of gzipped JSON (`anvil_dumpState`). */

@@ -2,10 +2,9 @@
  * What a client asks of the node itself: identity (`web3_clientVersion`, `hardhat_metadata`,
  * `anvil_nodeInfo`, the chain id and `anvil_setChainId`), network status, and fee suggestions.
  */
-import { hexToBytes } from '@ethereumjs/util'
-import { toHex } from '../bytes.ts'
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Engine } from '../engine/engine.ts'
+import type { Hex } from '../types.ts'
 import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
 import { feeHistory } from './fee-history.ts'
 import { chainConfig } from './chain-config.ts'
@@ -33,15 +32,6 @@ function parsePercentiles(value: unknown, name: string): number[] {
   })
 }
 
-/**
- * An id for this chain instance (Ignition compares it to tell a restarted chain): derived from
- * the genesis block, so the same configuration gives the same id and a new genesis (the
- * realtime clock's start, a reset) a new one.
- */
-function instanceId(engine: Engine): string {
-  return toHex(keccak256(hexToBytes(engine.blocks.byNumber(engine.blocks.firstNumber)!.hash)))
-}
-
 /** The fork's upstream chain id and block, as Hardhat's and Anvil's metadata give them; null for a fresh chain. */
 function forkedNetwork(engine: Engine): Record<string, unknown> | null {
   const { upstream } = engine
@@ -63,14 +53,14 @@ function capitalized(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1)
 }
 
-/** Hardhat's and Anvil's `*_metadata`. */
-function metadata(engine: Engine): Record<string, unknown> {
+/** Hardhat's and Anvil's `*_metadata`; `instanceId` is this run's (new at each start, reset and load). */
+function metadata(engine: Engine, instanceId: Hex): Record<string, unknown> {
   const head = engine.blocks.head
   return {
     clientVersion: CLIENT_VERSION,
     clientSemver: VERSION.slice(VERSION.indexOf('/v') + 2),
     chainId: Number(engine.chainId),
-    instanceId: instanceId(engine),
+    instanceId,
     latestBlockNumber: Number(head.header.number),
     latestBlockHash: head.hash,
     forkedNetwork: forkedNetwork(engine),
@@ -105,8 +95,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
   eth_accounts: accounts,
   // EIP-1102's name, which Anvil also answers: the accounts, without asking anyone.
   eth_requestAccounts: accounts,
-  hardhat_metadata: method([], ({ engine }) => metadata(engine)),
-  anvil_metadata: method([], ({ engine }) => metadata(engine)),
+  hardhat_metadata: method([], ({ engine, lifecycle }) => metadata(engine, lifecycle.instanceId)),
+  anvil_metadata: method([], ({ engine, lifecycle }) => metadata(engine, lifecycle.instanceId)),
   // Anvil's: the first block's timestamp in seconds, as a JSON number (Anvil's u64).
   anvil_getGenesisTime: method([], ({ engine }) => Number(engine.blocks.byNumber(engine.blocks.firstNumber)!.header.timestamp)),
   anvil_nodeInfo: method([], ({ engine }) => {

@@ -3,7 +3,7 @@
  * first, then the pool) under its policy and runs them on the pending block; a seal turns the
  * pending block into the next sealed block and opens a new one on top.
  */
-import { hexToBytes } from '@ethereumjs/util'
+import { equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
@@ -234,6 +234,19 @@ export class BlockBuilder {
   refreshPending(timestamp: bigint): void {
     if (this.pending.transactions.length > 0) this.reopen(timestamp)
     else this.pending.updateContext(this.contextAt(timestamp))
+  }
+
+  /** Whether the pending block's context is the one it would open with now at `timestamp` (a test control changed nothing it reads). */
+  keepsContextAt(timestamp: bigint): boolean {
+    const now = this.pending.context
+    const then = this.contextAt(timestamp)
+    return (
+      now.timestamp === then.timestamp &&
+      now.baseFeePerGas === then.baseFeePerGas &&
+      now.gasLimit === then.gasLimit &&
+      now.coinbase === then.coinbase &&
+      equalsBytes(now.prevRandao, then.prevRandao)
+    )
   }
 
   /** The context of the block after the head, at `timestamp`, under the block settings. */

@@ -192,10 +192,33 @@ export class Mining {
    * current block settings.
    */
   refreshPending(timestamp: bigint | undefined): void {
-    const { builder, blocks, schedule, now } = this.parts
+    this.parts.builder.refreshPending(this.pendingTimestamp(timestamp))
+  }
+
+  /**
+   * Gives the pending block its context anew after a test control changed the time or a block
+   * setting (see {@link refreshPending}), at `timestamp` if given. When that changes the
+   * context of a block that holds pre-confirmations, they are taken back first (a `withdrawn`
+   * event, as a flashblock reorg) and their transactions go back to the mempool, to be
+   * pre-confirmed again under the new context: Anvil and Hardhat mine the pending transactions
+   * in a block with the settings asked for.
+   */
+  restamp(timestamp: bigint | undefined): void {
+    const { builder, withdraw } = this.parts
+    const at = this.pendingTimestamp(timestamp)
+    if (!builder.untouched) {
+      if (builder.keepsContextAt(at)) return
+      withdraw({ count: builder.pending.preconfirmations.length, mode: 'requeue' })
+    }
+    builder.refreshPending(at)
+  }
+
+  /** The pending block's timestamp after a test control: `timestamp` (the next block's from now on), or the schedule's when blocks follow the clock, or the time now under `auto` and `off`. */
+  private pendingTimestamp(timestamp: bigint | undefined): bigint {
+    const { blocks, schedule, now } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
     const parent = blocks.head.header.timestamp
-    builder.refreshPending(this.followsClock ? schedule.timestampAfter(parent) : schedule.timestampAfter(parent, now()))
+    return this.followsClock ? schedule.timestampAfter(parent) : schedule.timestampAfter(parent, now())
   }
 
   /** The schedule counts from now, and the pending block, while it is untouched, takes the new schedule's timestamp. */

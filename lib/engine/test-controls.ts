@@ -102,43 +102,39 @@ export class TestControls {
 
   /**
    * Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); the pending block
-   * takes the new time at once while it is untouched (it has pre-confirmed nothing but an
-   * OP-stack chain's opening deposit). Returns the total offset.
+   * takes the new time at once (its pre-confirmations, if any, taken back and made again:
+   * Mining.restamp). Returns the total offset.
    */
   increaseTime(seconds: number): Promise<number> {
     return this.parts.serialize(async () => {
       const total = this.parts.schedule.increaseTime(seconds)
-      this.refreshIfUntouched()
+      this.parts.mining.restamp(undefined)
       return total
     })
   }
 
   /**
    * Gives the next block `timestamp` (`evm_setNextBlockTimestamp`): the pending block at once
-   * while it is untouched, else the block after it. Later blocks follow on.
+   * (Mining.restamp). Later blocks follow on.
    */
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     return this.parts.serialize(async () => {
-      const { builder, blocks, schedule, mining } = this.parts
-      const { untouched } = builder
-      const floor = untouched ? blocks.head.header.timestamp : builder.pending.context.timestamp
+      const floor = this.parts.blocks.head.header.timestamp
       if (timestamp <= floor) {
         throw new InvalidInputError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
       }
-      if (untouched) mining.refreshPending(timestamp)
-      else schedule.setNextTimestamp(timestamp)
+      this.parts.mining.restamp(timestamp)
     })
   }
 
   /**
    * Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock
-   * again), from the pending block on while it is untouched. Returns whether an
-   * interval was set before.
+   * again), from the pending block on. Returns whether an interval was set before.
    */
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
     return this.parts.serialize(async () => {
       const hadInterval = this.parts.schedule.setTimestampInterval(seconds)
-      this.refreshIfUntouched()
+      this.parts.mining.restamp(undefined)
       return hadInterval
     })
   }
@@ -152,12 +148,12 @@ export class TestControls {
       const { schedule, clock } = this.parts
       const before = schedule.blockTimeAt(clock.now())
       schedule.setTimeAt(clock.now(), timestamp)
-      this.refreshIfUntouched()
+      this.parts.mining.restamp(undefined)
       return timestamp > before ? Number(timestamp - before) : 0
     })
   }
 
-  /** New blocks go to `coinbase` (`anvil_setCoinbase`), from the pending block on while it is untouched. */
+  /** New blocks go to `coinbase` (`anvil_setCoinbase`), from the pending block on. */
   setCoinbase(coinbase: Address): Promise<void> {
     return this.settle(() => this.parts.settings.setCoinbase(coinbase))
   }
@@ -167,7 +163,7 @@ export class TestControls {
     return this.settle(() => this.parts.settings.setGasLimit(gasLimit))
   }
 
-  /** The next block has base fee `baseFee` (`anvil_setNextBlockBaseFeePerGas`): the pending one while it is untouched. */
+  /** The next block has base fee `baseFee` (`anvil_setNextBlockBaseFeePerGas`): the pending one. */
   setNextBlockBaseFee(baseFee: bigint): Promise<void> {
     return this.settle(() => this.parts.settings.setBaseFee(baseFee, this.nextBlockNumber()))
   }
@@ -205,22 +201,17 @@ export class TestControls {
     })
   }
 
-  /** The number of the block a "next block" setting applies to: the pending one while it is untouched. */
+  /** The number of the block a "next block" setting applies to: the pending one. */
   private nextBlockNumber(): bigint {
-    const { pending, untouched } = this.parts.builder
-    return untouched ? pending.context.number : pending.context.number + 1n
+    return this.parts.builder.pending.context.number
   }
 
-  /** Changes a block setting; the pending block takes it at once while it is untouched. */
+  /** Changes a block setting; the pending block takes it at once (Mining.restamp). */
   private settle(change: () => void): Promise<void> {
     return this.parts.serialize(async () => {
       change()
-      this.refreshIfUntouched()
+      this.parts.mining.restamp(undefined)
     })
-  }
-
-  private refreshIfUntouched(): void {
-    if (this.parts.builder.untouched) this.parts.mining.refreshPending(undefined)
   }
 
   /** Runs `edit` on the sealed head and the pending block together, once `address` is loaded. */

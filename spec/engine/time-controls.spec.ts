@@ -80,20 +80,25 @@ describe('time controls', () => {
       expect(await timestampOf(chain, 'pending')).to.equal(G + 2n + 3660n)
     })
 
-    it('with pre-confirmed transactions, the pending block keeps its timestamp and the next block takes the offset', async () => {
+    // Anvil and Hardhat mine the pending transactions in a block with the offset (networkHelpers.time.increase after a transaction sent without waiting; audit K, D1).
+    it('with pre-confirmed transactions, the pending block takes the offset at once: they are taken back and pre-confirmed again in it (an offset of 0 takes nothing back)', async () => {
       const chain = await chainWithCounter()
       await preconfirmSomething(chain)
+      const withdrawn: unknown[] = []
+      chain.on('withdrawn', (event) => withdrawn.push(event))
+      // evm_increaseTime 0 (Hardhat's way to read the offset) changes nothing: nothing is taken back.
+      expect(await chain.increaseTime(0)).to.equal(0)
+      expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([0, 1])
 
       expect(await chain.increaseTime(3600)).to.equal(3600)
 
-      expect(await timestampOf(chain, 'pending')).to.equal(G + 2n)
-      expect(await blockContext(chain, 'pending')).to.deep.equal({ number: 1n, timestamp: G + 2n })
+      expect(withdrawn).to.have.length(1)
+      expect(chain.pending.transactions).to.have.length(0)
+      expect(await timestampOf(chain, 'pending')).to.equal(G + 2n + 3600n)
+      expect(await blockContext(chain, 'pending')).to.deep.equal({ number: 1n, timestamp: G + 2n + 3600n })
       await chain.clock.advance(2000)
-      expect(await timestampOf(chain, 'latest')).to.equal(G + 2n)
-      expect(await timestampOf(chain, 'pending')).to.equal(G + 4n + 3600n)
-      expect(await blockContext(chain, 'pending')).to.deep.equal({ number: 2n, timestamp: G + 4n + 3600n })
-      await chain.clock.advance(2000)
-      expect(await timestampOf(chain, 'latest')).to.equal(G + 4n + 3600n)
+      expect(await timestampOf(chain, 'latest')).to.equal(G + 2n + 3600n)
+      expect(chain.blockByNumber(1)!.transactions).to.have.length(1)
     })
   })
 
@@ -168,18 +173,18 @@ describe('time controls', () => {
       expect(await timestampOf(chain, 'latest')).to.equal(ts + 100n)
     })
 
-    it('with pre-confirmed transactions, the pending block keeps its timestamp and the block after it gets the one asked for', async () => {
+    // Anvil and Hardhat stamp the block that mines the pending transactions (audit K, D1).
+    it('with pre-confirmed transactions, the pending block gets the one asked for at once, its transactions pre-confirmed again in it', async () => {
       const chain = await createChain({ clock: 'manual' })
       await preconfirmSomething(chain)
       const ts = G + 1000n
       await chain.setNextBlockTimestamp(ts)
-      expect(await timestampOf(chain, 'pending')).to.equal(G + 2n)
-      await chain.clock.advance(2000)
-      expect(await timestampOf(chain, 'latest')).to.equal(G + 2n)
       expect(await timestampOf(chain, 'pending')).to.equal(ts)
-      await chain.clock.advance(4000)
-      expect(chain.blockByNumber(2)!.header.timestamp).to.equal(ts)
-      expect(chain.blockByNumber(3)!.header.timestamp).to.equal(ts + 2n)
+      await request(chain, 'evm_mine')
+      expect(chain.blockByNumber(1)!.header.timestamp).to.equal(ts)
+      expect(chain.blockByNumber(1)!.transactions).to.have.length(1)
+      await chain.clock.advance(2000)
+      expect(chain.blockByNumber(2)!.header.timestamp).to.equal(ts + 2n)
     })
 
     it("a timestamp at or before the previous block's → -32000 'Timestamp X is lower than or equal to previous block's timestamp Y' (Hardhat's text)", async () => {
@@ -192,11 +197,12 @@ describe('time controls', () => {
       }
       // Nothing changed: the pending block is still stamped by the clock.
       expect(await timestampOf(chain, 'pending')).to.equal(G + 4n)
-      // With a pre-confirmed transaction, the pending block is the one to beat.
+      // With a pre-confirmed transaction, the sealed head is still the one to beat: the pending block takes the new time.
       await preconfirmSomething(chain)
-      const error = await rejection(chain.setNextBlockTimestamp(G + 4n))
-      expect(error.message).to.equal(`Timestamp ${G + 4n} is lower than or equal to previous block's timestamp ${G + 4n}`)
-      await chain.setNextBlockTimestamp(G + 5n)
+      const error = await rejection(chain.setNextBlockTimestamp(G + 2n))
+      expect(error.message).to.equal(`Timestamp ${G + 2n} is lower than or equal to previous block's timestamp ${G + 2n}`)
+      await chain.setNextBlockTimestamp(G + 3n)
+      expect(await timestampOf(chain, 'pending')).to.equal(G + 3n)
     })
   })
 

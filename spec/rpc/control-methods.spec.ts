@@ -42,17 +42,39 @@ describe('rpc: block and mempool controls (Anvil / Hardhat)', () => {
     expect((await block(chain, 'latest')).gasLimit).to.equal(hex(12_000_000n))
   })
 
-  it('setNextBlockBaseFeePerGas: the untouched pending block takes it; once it pre-confirmed something, the block after it does', async () => {
+  it('setNextBlockBaseFeePerGas: the pending block takes it, and one that pre-confirmed something takes it too, its transactions pre-confirmed again (Anvil and Hardhat mine them under it)', async () => {
     const chain = await createChain()
     expect(await request(chain, 'anvil_setNextBlockBaseFeePerGas', hex(7n * GWEI))).to.equal(null)
     expect((await block(chain, 'pending')).baseFeePerGas).to.equal(hex(7n * GWEI))
     await chain.sendRawTransaction(await signer(chain, 0).sign({ to: HOLDER, value: 1n, maxFeePerGas: 20n * GWEI }))
     await chain.tick()
     expect(await request(chain, 'hardhat_setNextBlockBaseFeePerGas', hex(3n * GWEI))).to.equal(true)
-    expect((await block(chain, 'pending')).baseFeePerGas, 'kept by the block that pre-confirmed').to.equal(hex(7n * GWEI))
-    await chain.mine()
-    expect((await block(chain, 'latest')).baseFeePerGas).to.equal(hex(7n * GWEI))
     expect((await block(chain, 'pending')).baseFeePerGas).to.equal(hex(3n * GWEI))
+    await chain.mine()
+    const mined = await request<RpcBlock & { transactions: string[] }>(chain, 'eth_getBlockByNumber', 'latest', false)
+    expect([mined.baseFeePerGas, mined.transactions.length]).to.deep.equal([hex(3n * GWEI), 1])
+  })
+
+  // Hardhat's helpers after a transaction sent without waiting for its block (audit K, D1): each setting reaches the block evm_mine seals.
+  it('every next-block setting made after a pre-confirmation reaches the block evm_mine seals, with the pre-confirmed transaction in it', async () => {
+    const chain = await createChain()
+    const withdrawn: unknown[] = []
+    chain.on('withdrawn', (event) => withdrawn.push(event))
+    const hash = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: HOLDER, value: 1n, maxFeePerGas: 20n * GWEI }))
+    await chain.tick()
+    const randao = `0x${'42'.repeat(32)}` as Hex
+    await request(chain, 'hardhat_setCoinbase', FEE_RECIPIENT)
+    await request(chain, 'evm_setBlockGasLimit', hex(12_000_000n))
+    await request(chain, 'hardhat_setNextBlockBaseFeePerGas', hex(3n * GWEI))
+    await request(chain, 'hardhat_setPrevRandao', randao)
+    await request(chain, 'evm_setNextBlockTimestamp', hex(2_000_000_000n))
+    await request(chain, 'evm_mine')
+    const mined = await request<RpcBlock & { transactions: string[] }>(chain, 'eth_getBlockByNumber', 'latest', false)
+    expect([mined.number, mined.miner, mined.gasLimit, mined.baseFeePerGas, mined.mixHash, mined.timestamp, mined.transactions]).to.deep.equal([
+      '0x1', FEE_RECIPIENT, hex(12_000_000n), hex(3n * GWEI), randao, hex(2_000_000_000n), [hash],
+    ])
+    // Taken back once (by the first setting), then pre-confirmed again by evm_mine's last tick.
+    expect(withdrawn).to.have.length(1)
   })
 
   it('hardhat_setPrevRandao sets the next block mixHash (prevRandao)', async () => {

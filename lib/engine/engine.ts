@@ -233,7 +233,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
   }
   const wallet = new Wallet(accounts, environment.transactionCommon)
 
-  const controls = new TestControls({ history, pool, settings, clock, blocks: store, builder, commitment, schedule, mining, wallet, chainId, serialize })
+  const controls = new TestControls({ history, pool, settings, clock, blocks: store, builder, commitment, schedule, mining, wallet, chainId, serialize, withdraw })
   snapshots.register(() => {
     const time = clock.now()
     return () => clock.restore(time)

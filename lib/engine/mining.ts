@@ -84,9 +84,8 @@ export class Mining {
   }
 
   /**
-   * `evm_setAutomine`: on, `auto`; off, back to the mode the chain was created with, or, for a
-   * chain created with `auto`, no mining until asked for (as Hardhat, and Anvil without a block
-   * time, leave transactions pending).
+   * `evm_setAutomine`: on, `auto`; off, back to the mode the chain was created with, or, created
+   * with `auto`, no mining until asked for (as Hardhat, and Anvil without a block time).
    */
   setAutomine(enabled: boolean): Promise<void> {
     if (enabled) return this.setMode('auto')
@@ -153,7 +152,7 @@ export class Mining {
     return this.parts.serialize(async () => {
       let block: SealedBlock | undefined
       for (let i = 0; i < count; i++) {
-        if (i > 0) this.refreshPending(block!.header.timestamp + intervalSeconds)
+        if (i > 0) this.restamp(block!.header.timestamp + intervalSeconds)
         block = await this.mineNow()
       }
       return block
@@ -186,22 +185,11 @@ export class Mining {
   }
 
   /**
-   * Gives the pending block (which is untouched: BlockBuilder.untouched) its context anew: timestamp
-   * `timestamp`, or else the schedule's when blocks follow the clock, or the time now under
-   * `auto` and `off` (Anvil and Hardhat stamp a block with the time it is mined); and the
-   * current block settings.
-   */
-  refreshPending(timestamp: bigint | undefined): void {
-    this.parts.builder.refreshPending(this.pendingTimestamp(timestamp))
-  }
-
-  /**
-   * Gives the pending block its context anew after a test control changed the time or a block
-   * setting (see {@link refreshPending}), at `timestamp` if given. When that changes the
-   * context of a block that holds pre-confirmations, they are taken back first (a `withdrawn`
-   * event, as a flashblock reorg) and their transactions go back to the mempool, to be
-   * pre-confirmed again under the new context: Anvil and Hardhat mine the pending transactions
-   * in a block with the settings asked for.
+   * Gives the pending block its context anew (after a test control): timestamp `timestamp`, else
+   * the schedule's, or the time now under `auto` and `off` (as Anvil and Hardhat stamp a block);
+   * the current block settings. If that changes a block holding pre-confirmations, they are
+   * taken back (`withdrawn`, a flashblock reorg) and requeued, to be made again under the new
+   * context: Anvil and Hardhat mine pending transactions in a block with the settings asked for.
    */
   restamp(timestamp: bigint | undefined): void {
     const { builder, withdraw } = this.parts
@@ -213,7 +201,7 @@ export class Mining {
     builder.refreshPending(at)
   }
 
-  /** The pending block's timestamp after a test control: `timestamp` (the next block's from now on), or the schedule's when blocks follow the clock, or the time now under `auto` and `off`. */
+  /** The pending block's timestamp after a test control (see {@link restamp}). */
   private pendingTimestamp(timestamp: bigint | undefined): bigint {
     const { blocks, schedule, now } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
@@ -227,9 +215,9 @@ export class Mining {
     this.restampIfUntouched()
   }
 
-  /** Re-stamps the pending block (see {@link refreshPending}) if it is untouched (BlockBuilder.untouched). */
+  /** Re-stamps the pending block (see {@link restamp}) if it is untouched (BlockBuilder.untouched). */
   private restampIfUntouched(): void {
-    if (this.parts.builder.untouched) this.refreshPending(undefined)
+    if (this.parts.builder.untouched) this.restamp(undefined)
   }
 
   /** The mode as it is now, and how to restore it (world snapshots). */

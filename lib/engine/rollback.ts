@@ -56,5 +56,5 @@ export function rollBack(parts: RollbackParts, depth: number, unwinding: Unwindi
   commitment.rebuild(() => history.keys())
   builder.reopen(blocks.head.header.timestamp)
   parts.schedule.restart(parts.now())
-  parts.mining.refreshPending(undefined)
+  parts.mining.restamp(undefined)
 }

@@ -10,6 +10,7 @@ import type { BlockSchedule } from '../clock/block-schedule.ts'
 import type { Serializer } from '../clock/serializer.ts'
 import { InvalidInputError } from '../errors.ts'
 import type { LiveChainId } from '../execution/live-chain-id.ts'
+import type { DropRequest } from '../faults/drop-preconfirmations.ts'
 import type { StateCommitment } from '../state/state-commitment.ts'
 import type { BlockSettings } from '../builder/block-settings.ts'
 import type { Clock } from '../clock/clock.ts'
@@ -35,6 +36,8 @@ export interface ControlParts {
   readonly wallet: Wallet
   readonly chainId: LiveChainId
   readonly serialize: Serializer
+  /** Takes pre-confirmations back and announces it (FaultControls.withdraw). */
+  readonly withdraw: (request: DropRequest) => void
 }
 
 /** State edits, impersonation and time controls. */
@@ -182,12 +185,25 @@ export class TestControls {
     return this.parts.serialize(async () => this.parts.chainId.set(chainId))
   }
 
-  /** Takes a transaction out of the mempool (`anvil_dropTransaction`); false if it is not there. */
+  /**
+   * Takes a transaction out of the mempool (`anvil_dropTransaction`), or out of the pending block
+   * that pre-confirmed it: its pre-confirmation and the later ones are taken back (a `withdrawn`
+   * event) and the others' transactions requeued. It is not mined yet, as in Anvil and Hardhat,
+   * where it waits in the mempool for its block. False if it is in neither.
+   */
   dropTransaction(hash: Hash): Promise<boolean> {
     return this.parts.serialize(async () => {
-      const transaction = this.parts.pool.get(hash)
-      if (transaction !== undefined) this.parts.pool.remove(transaction)
-      return transaction !== undefined
+      const { pool, builder, withdraw } = this.parts
+      const transaction = pool.get(hash)
+      if (transaction !== undefined) {
+        pool.remove(transaction)
+        return true
+      }
+      const at = builder.pending.preconfirmations.findIndex(({ transactions }) => transactions.some((included) => included.transaction.hash === hash))
+      // Not there, or a system transaction of the block's opening pre-confirmation.
+      if (at < builder.firstUserIndex) return false
+      withdraw({ transactions: [hash], mode: 'discard' })
+      return true
     })
   }
 

@@ -110,6 +110,27 @@ describe('rpc: block and mempool controls (Anvil / Hardhat)', () => {
     expect(await chain.getBalance(HOLDER)).to.equal(0n)
   })
 
+  // In Anvil and Hardhat an interval-mined transaction waits in the mempool for its block, so Hardhat's dropTransaction finds it there (audit K, E3).
+  it('dropTransaction of a pre-confirmed transaction takes it out of the pending block: later pre-confirmations are taken back and their transactions requeued', async () => {
+    const chain = await createChain()
+    const [alice, bob] = [signer(chain, 0), signer(chain, 1)]
+    const withdrawn: Array<{ preconfirmations: unknown[] }> = []
+    chain.on('withdrawn', (event) => withdrawn.push(event as never))
+    const dropped = await chain.sendRawTransaction(await alice.sign({ to: HOLDER, value: 1n }))
+    await chain.tick()
+    const kept = await chain.sendRawTransaction(await bob.sign({ to: HOLDER, value: 2n }))
+    await chain.tick()
+    expect(chain.pending.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([dropped, kept])
+    expect(await request(chain, 'hardhat_dropTransaction', dropped)).to.equal(true)
+    expect(withdrawn.map(({ preconfirmations }) => preconfirmations.length)).to.deep.equal([2])
+    expect(chain.pending.transactions).to.have.length(0)
+    expect(await request(chain, 'hardhat_dropTransaction', dropped)).to.equal(false)
+    await chain.mine()
+    expect(await request(chain, 'eth_getTransactionReceipt', dropped)).to.equal(null)
+    expect(((await request(chain, 'eth_getTransactionReceipt', kept)) as RpcReceipt).status).to.equal('0x1')
+    expect(await chain.getBalance(HOLDER)).to.equal(2n)
+  })
+
   it('anvil_removePoolTransactions empties one sender; anvil_dropAllTransactions everyone', async () => {
     const chain = await createChain()
     const [alice, bob] = [signer(chain, 0), signer(chain, 1)]

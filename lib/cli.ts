@@ -23,7 +23,7 @@ import { createActivityLog } from './server/activity-log.ts'
 import { isLoopback } from './server/http-guard.ts'
 import { httpSafetyOptions } from './server/http-options.ts'
 import { ListenError, SEALED_PATH, startServer, type ServerOptions } from './server/server.ts'
-import { VERSION } from './rpc/node-methods.ts'
+import { VERSION } from './version.ts'
 
 type Definition = OptionDefinition<never, unknown>
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { Agent, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -116,6 +116,8 @@ describe('preconf-devnet CLI', () => {
       const version = spawnCli(['--version'])
       expect((await version.exited).code).to.equal(0)
       expect(version.stdout()).to.equal('preconf-devnet/v0.1.0\n')
+      // The package's own version.
+      expect(version.stdout()).to.equal(`preconf-devnet/v${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`)
     })
 
     it('npx preconf-devnet --port 0 (the package bin) reaches the ready line and serves', async () => {

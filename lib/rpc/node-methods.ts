@@ -12,9 +12,7 @@ import { BLOB_BASE_FEE } from '../execution/block-context.ts'
 import { describeValue, invalidArgument, parseData, parseSmallQuantity, toData, toQuantity } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockTag } from './params.ts'
-
-/** The devnet's name and version (`preconf-devnet --version`). */
-export const VERSION = 'preconf-devnet/v0.1.0'
+import { VERSION } from '../version.ts'
 
 /**
  * The client version (`web3_clientVersion`). It starts with `anvil` because Hardhat's network helpers (v1 and v3) and

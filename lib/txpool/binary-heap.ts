@@ -1,4 +1,4 @@
-/** A binary heap: the pool's orders of eviction (cheapest first) and of idleness (oldest first). */
+/** A binary heap: the pool's orders of eviction (cheapest first) and of idleness (oldest first), and a tick's order of senders (transaction-queue). */
 
 /** A heap over `before`: `peek` and `pop` give an item no other item comes before. */
 export class BinaryHeap<T> {
@@ -23,6 +23,7 @@ export class BinaryHeap<T> {
     return this.items[0]
   }
 
+  /** Adds `item`. */
   push(item: T): void {
     this.items.push(item)
     this.siftUp(this.items.length - 1)

@@ -227,13 +227,19 @@ export class BlockBuilder {
   }
 
   /**
-   * Gives the pending block, which is {@link untouched}, the context it would open with now at
-   * `timestamp` (after a test control changed the time or a block setting). A block holding its
-   * opening deposit opens anew, to run its opening pre-confirmation again for that context.
+   * Gives the pending block, which holds no user pre-confirmation (its opening one at most), the
+   * context it would open with now at `timestamp` (after a test control changed the time or a
+   * block setting). A block holding its opening pre-confirmation opens anew, to run it again for
+   * that context: the queued deposits it held go back to their source first, ahead of the rest.
    */
   refreshPending(timestamp: bigint): void {
-    if (this.pending.transactions.length > 0) this.reopen(timestamp)
-    else this.pending.updateContext(this.contextAt(timestamp))
+    if (this.pending.transactions.length === 0) {
+      this.pending.updateContext(this.contextAt(timestamp))
+      return
+    }
+    const held = this.pending.transactions.map(({ transaction }) => transaction)
+    for (const source of this.parts.sources) source.restore?.(held)
+    this.reopen(timestamp)
   }
 
   /** Whether the pending block's context is the one it would open with now at `timestamp` (a test control changed nothing it reads). */

@@ -54,6 +54,8 @@ export interface TransactionSource {
   watch?(context: BlockContext): ChoiceWatch
   /** Whether the source makes `transaction` afresh for each block, from its context (an OP-stack chain's L1-attributes deposit): a block holding only such may open anew. */
   remakes?(transaction: Transaction): boolean
+  /** Takes back, ahead of what waits, those of `transactions` it gave to a pending block that is opened anew (the queued deposits of its opening pre-confirmation). */
+  restore?(transactions: readonly Transaction[]): void
 }
 
 function nonceIn(state: StateView): (sender: UserTransaction['sender']) => bigint {

@@ -160,9 +160,9 @@ export class Mining {
   }
 
   /**
-   * After an admission (inside its serialized step), or once a fork's transaction held back by
-   * its upstream can run: per the mining mode, pre-confirm (and seal) at once; during a stall
-   * nothing is pre-confirmed, and automine seals the block silently built.
+   * After an admission (in its serialized step), a test control's take-back into the mempool, or
+   * a fork's held transaction able to run: per the mode, pre-confirm (and seal) at once; during a
+   * stall nothing is pre-confirmed, and automine seals the block silently built.
    */
   async afterAdmission(): Promise<void> {
     if (this.miningMode === 'instant') {
@@ -190,26 +190,26 @@ export class Mining {
    * the current block settings. If that changes a block holding pre-confirmations, they are
    * taken back (`withdrawn`, a flashblock reorg) and requeued, to be made again under the new
    * context: Anvil and Hardhat mine pending transactions in a block with the settings asked for.
+   * Returns whether any were (then see {@link afterAdmission}).
    */
-  restamp(timestamp: bigint | undefined): void {
+  restamp(timestamp: bigint | undefined): boolean {
     const { builder, withdraw } = this.parts
     const at = this.pendingTimestamp(timestamp)
-    if (!builder.untouched) {
-      if (builder.keepsContextAt(at)) return
-      withdraw({ count: builder.pending.preconfirmations.length, mode: 'requeue' })
-    }
+    const touched = !builder.untouched
+    if (touched && builder.keepsContextAt(at)) return false
+    if (touched) withdraw({ count: builder.pending.preconfirmations.length, mode: 'requeue' })
     builder.refreshPending(at)
+    return touched
   }
 
   /** The pending block's timestamp after a test control (see {@link restamp}). */
   private pendingTimestamp(timestamp: bigint | undefined): bigint {
     const { blocks, schedule, now } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
-    const parent = blocks.head.header.timestamp
-    return this.followsClock ? schedule.timestampAfter(parent) : schedule.timestampAfter(parent, now())
+    return schedule.timestampAfter(blocks.head.header.timestamp, this.followsClock ? undefined : now())
   }
 
-  /** The schedule counts from now, and the pending block, while it is untouched, takes the new schedule's timestamp. */
+  /** The schedule counts from now; an untouched pending block takes the new schedule's timestamp. */
   private restartSchedule(): void {
     this.parts.schedule.restart(this.parts.now())
     this.restampIfUntouched()

@@ -16,6 +16,7 @@ import type { BlockSettings } from '../builder/block-settings.ts'
 import type { Clock } from '../clock/clock.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import { ensureAccounts, heldAccount } from '../state/state-source.ts'
+import type { UserTransaction } from '../transactions/transaction.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import type { Address, Hash } from '../types.ts'
 import type { Mining } from './mining.ts'
@@ -111,7 +112,7 @@ export class TestControls {
   increaseTime(seconds: number): Promise<number> {
     return this.parts.serialize(async () => {
       const total = this.parts.schedule.increaseTime(seconds)
-      this.parts.mining.restamp(undefined)
+      await this.restamp(undefined)
       return total
     })
   }
@@ -126,7 +127,7 @@ export class TestControls {
       if (timestamp <= floor) {
         throw new InvalidInputError(`Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${floor}`)
       }
-      this.parts.mining.restamp(timestamp)
+      await this.restamp(timestamp)
     })
   }
 
@@ -137,7 +138,7 @@ export class TestControls {
   setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
     return this.parts.serialize(async () => {
       const hadInterval = this.parts.schedule.setTimestampInterval(seconds)
-      this.parts.mining.restamp(undefined)
+      await this.restamp(undefined)
       return hadInterval
     })
   }
@@ -151,7 +152,7 @@ export class TestControls {
       const { schedule, clock } = this.parts
       const before = schedule.blockTimeAt(clock.now())
       schedule.setTimeAt(clock.now(), timestamp)
-      this.parts.mining.restamp(undefined)
+      await this.restamp(undefined)
       return timestamp > before ? Number(timestamp - before) : 0
     })
   }
@@ -203,17 +204,25 @@ export class TestControls {
       // Not there, or a system transaction of the block's opening pre-confirmation.
       if (at < builder.firstUserIndex) return false
       withdraw({ transactions: [hash], mode: 'discard' })
+      await this.parts.mining.afterAdmission()
       return true
     })
   }
 
-  /** Empties the mempool (`anvil_dropAllTransactions`), or takes out the transactions of `sender` (`anvil_removePoolTransactions`). */
+  /**
+   * Empties the mempool (`anvil_dropAllTransactions`), or takes out the transactions of `sender`
+   * (`anvil_removePoolTransactions`); pre-confirmed ones too, as {@link dropTransaction} does.
+   */
   dropTransactions(sender?: Address): Promise<void> {
     return this.parts.serialize(async () => {
       const { pool } = this.parts
       for (const from of sender === undefined ? [...pool.senders()] : [sender]) {
         for (const { transaction } of [...pool.fromSender(from)]) pool.remove(transaction)
       }
+      const preconfirmed = this.preconfirmedUserTransactions().filter((transaction) => sender === undefined || transaction.sender === sender)
+      if (preconfirmed.length === 0) return
+      this.parts.withdraw({ transactions: preconfirmed.map(({ hash }) => hash), mode: 'discard' })
+      await this.parts.mining.afterAdmission()
     })
   }
 
@@ -226,7 +235,7 @@ export class TestControls {
   private settle(change: () => void): Promise<void> {
     return this.parts.serialize(async () => {
       change()
-      this.parts.mining.restamp(undefined)
+      await this.restamp(undefined)
     })
   }
 
@@ -235,7 +244,34 @@ export class TestControls {
     const { history, blocks, builder, commitment } = this.parts
     return this.parts.serialize(async () => {
       await ensureAccounts(history.latest, [address])
+      const withdrew = this.withdrawSender(address)
       edit({ history, headNumber: Number(blocks.head.header.number), pending: builder.pending, commitment })
+      if (withdrew) await this.parts.mining.afterAdmission()
     })
+  }
+
+  /**
+   * Takes back the pending block's pre-confirmations from the first holding a transaction of
+   * `sender` on (requeued): an edit of its account would leave a block whose transactions its
+   * new nonce, balance or code refuses. Anvil checks its pending transactions again when it
+   * mines them; the next tick does here. Returns whether any were.
+   */
+  private withdrawSender(sender: Address): boolean {
+    const first = this.preconfirmedUserTransactions().find((transaction) => transaction.sender === sender)
+    if (first === undefined) return false
+    this.parts.withdraw({ transactions: [first.hash], mode: 'requeue' })
+    return true
+  }
+
+  /** The user transactions the pending block pre-confirmed, in order. */
+  private preconfirmedUserTransactions(): UserTransaction[] {
+    const { preconfirmations } = this.parts.builder.pending
+    const first = this.parts.builder.firstUserIndex
+    return preconfirmations.slice(first).flatMap(({ transactions }) => transactions.map(({ transaction }) => transaction).filter((transaction): transaction is UserTransaction => transaction.kind !== 'deposit'))
+  }
+
+  /** Re-stamps the pending block (Mining.restamp), and pre-confirms again what that took back if mining is `instant`. */
+  private async restamp(timestamp: bigint | undefined): Promise<void> {
+    if (this.parts.mining.restamp(timestamp)) await this.parts.mining.afterAdmission()
   }
 }

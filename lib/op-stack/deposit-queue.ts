@@ -80,6 +80,13 @@ export class DepositQueue implements TransactionSource {
     return this.made.has(transaction)
   }
 
+  restore(transactions: readonly Transaction[]): void {
+    const returned = transactions.filter((transaction): transaction is DepositTransaction => transaction.kind === 'deposit' && !this.made.has(transaction))
+    if (returned.length === 0) return
+    this.waiting.unshift(...returned)
+    if (this.undoLog.recording) this.undoLog.record(() => void this.waiting.splice(0, returned.length))
+  }
+
   remove(transaction: Transaction): void {
     const at = this.waiting.indexOf(transaction as DepositTransaction)
     if (at < 0) return // the L1-attributes deposit, made for its block alone

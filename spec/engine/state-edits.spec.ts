@@ -97,35 +97,54 @@ describe('cheats', () => {
       expect(cheatedBlock.stateRoot).to.equal(transferBlock.stateRoot)
     })
 
-    it('while a transaction is pre-confirmed, pending shows the cheat value and the next tick and the seal build on it', async () => {
+    // Anvil runs its pending transactions on the edited state when it mines them; a block holding the transaction pre-confirmed before the edit would not replay (audit L, D3).
+    it("while the edited account's transaction is pre-confirmed, it is taken back and pre-confirmed again on the cheat value; the seal builds on it", async () => {
       const chain = await createChain({ clock: 'manual' })
       const alice = signer(chain, 0)
+      const withdrawn: unknown[] = []
+      chain.on('withdrawn', (event) => withdrawn.push(event))
       await chain.sendRawTransaction(await alice.sign({ to: carol, value: ETHER }))
       await chain.tick()
       expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER)
 
-      await chain.setBalance(alice.address, 5n * ETHER)
+      // An account no pre-confirmed transaction sends from: nothing is taken back.
       await chain.setBalance(carol, 7n * ETHER)
+      expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([0, 1])
+      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER)
+      // The sender's: its pre-confirmation goes back to the mempool (its pending nonce still counts it).
+      await chain.setBalance(alice.address, 5n * ETHER)
+      expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([1, 0])
       expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER)
       expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER)
-      expect(await chain.getBalance(carol, 'latest')).to.equal(7n * ETHER)
-      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER)
-      // The pre-confirmed transaction stays: alice's pending nonce is still 1, the block still holds it.
       expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(1)
-      expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(0)
-      expect(chain.pending.transactions).to.have.length(1)
 
-      // The next tick spends from the cheat value: 5 ETH - 2 ETH - 21000 * (875000000 + 1 gwei tip).
+      // The next tick runs both on the cheat values: 5 ETH - 3 ETH - 2 · 21000 · (875000000 + 1 gwei tip).
       await chain.sendRawTransaction(await alice.sign({ to: carol, value: 2n * ETHER, nonce: 1 }))
       await chain.tick()
       const price = 875_000_000n + GWEI
-      expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER - 2n * ETHER - 21_000n * price)
-      expect(await chain.getBalance(carol, 'pending')).to.equal(9n * ETHER)
+      expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER - 3n * ETHER - 2n * 21_000n * price)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER + 3n * ETHER)
       await chain.clock.advance(2000)
       expect(chain.blockNumber()).to.equal(1n)
-      expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER - 2n * ETHER - 21_000n * price)
-      expect(await chain.getBalance(carol, 'latest')).to.equal(9n * ETHER)
+      expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER - 3n * ETHER - 2n * 21_000n * price)
+      expect(await chain.getBalance(carol, 'latest')).to.equal(10n * ETHER)
       expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(2)
+      // The sealed block replays as it ran.
+      const [first] = chain.blockByNumber(1)!.transactions
+      const trace = (await chain.request({ method: 'debug_traceTransaction', params: [first.transaction.hash, { tracer: 'callTracer' }] })) as { value: string }
+      expect(BigInt(trace.value)).to.equal(ETHER)
+    })
+
+    it("a nonce set past the sender's pre-confirmed transaction takes it out of the block: the block seals without it (Anvil drops it)", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      const hash = await chain.sendRawTransaction(await alice.sign({ to: carol, value: ETHER }))
+      await chain.tick()
+      await chain.setNonce(alice.address, 5n)
+      await chain.clock.advance(2000)
+      expect(chain.blockByNumber(1)!.transactions).to.have.length(0)
+      expect(await chain.request({ method: 'eth_getTransactionReceipt', params: [hash] })).to.equal(null)
+      expect(await chain.getBalance(carol, 'latest')).to.equal(0n)
     })
   })
 

@@ -163,6 +163,29 @@ describe('op-stack: deposits (OP specs deposits.md, op-geth)', () => {
     expect((await blockOf(chain, 'latest'))!.transactions).to.have.length(1)
   })
 
+  // Anvil's optimism mode mines the deposit after the same control (audit L, D1: it was lost with the block's opening pre-confirmation).
+  it('a deposit pre-confirmed in index 0 survives a next-block control that opens the block anew: it runs again after the new L1-attributes deposit and is sealed', async () => {
+    for (const control of [
+      (chain: Chain) => chain.request({ method: 'evm_setNextBlockTimestamp', params: [1_735_689_702] }),
+      (chain: Chain) => chain.request({ method: 'evm_increaseTime', params: [100] }),
+      (chain: Chain) => chain.request({ method: 'hardhat_setCoinbase', params: [DAVE] }),
+    ]) {
+      const chain = await createChain({ preset: 'base', clock: 'manual' })
+      const hash = await chain.deposit({ to: CAROL, mint: ETHER })
+      await chain.clock.advance(200)
+      expect((await receiptOf(chain, hash))?.status).to.equal('0x1')
+      await control(chain)
+      await chain.clock.advance(200)
+      expect((await receiptOf(chain, hash))?.transactionIndex).to.equal('0x1')
+      await chain.mine()
+      const block = (await blockOf(chain, 'latest'))!
+      expect(block.transactions).to.have.length(2)
+      expect(block.transactions[1]).to.equal(hash)
+      expect(await balance(chain, CAROL)).to.equal(ETHER)
+      chain.close()
+    }
+  })
+
   it('simulated deposits get distinct source hashes, the same on every run', async () => {
     const hashes: Hex[][] = []
     for (let run = 0; run < 2; run++) {

@@ -131,6 +131,33 @@ describe('rpc: block and mempool controls (Anvil / Hardhat)', () => {
     expect(await chain.getBalance(HOLDER)).to.equal(2n)
   })
 
+  // Under instant mining each accepted transaction is pre-confirmed at once; so is one a control took back (audit L, D2: it waited for the next tick, and a dependent estimate missed it).
+  it('under instant mining, transactions a control takes back are pre-confirmed again at once', async () => {
+    const chain = await createChain({ clock: 'manual', mining: 'instant' })
+    const hash = await chain.sendRawTransaction(await signer(chain, 0).sign({ to: HOLDER, value: 1n }))
+    expect(chain.pending.transactions).to.have.length(1)
+    await request(chain, 'evm_increaseTime', 60)
+    expect(chain.pending.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([hash])
+    expect(await chain.getBalance(HOLDER, 'pending')).to.equal(1n)
+    await chain.setBalance(chain.accounts[0].address, 10n ** 20n)
+    expect(chain.pending.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([hash])
+  })
+
+  it('dropAllTransactions and removePoolTransactions reach pre-confirmed transactions too, as dropTransaction does (audit L, D5)', async () => {
+    const chain = await createChain({ clock: 'manual', mining: 'instant' })
+    const [alice, bob] = [signer(chain, 0), signer(chain, 1)]
+    await chain.sendRawTransaction(await alice.sign({ to: HOLDER, value: 1n }))
+    const bobs = await chain.sendRawTransaction(await bob.sign({ to: HOLDER, value: 2n }))
+    expect(chain.pending.transactions).to.have.length(2)
+    expect(await request(chain, 'anvil_removePoolTransactions', alice.address)).to.equal(null)
+    expect(chain.pending.transactions.map(({ transaction }) => transaction.hash)).to.deep.equal([bobs])
+    expect(await request(chain, 'hardhat_dropAllTransactions')).to.equal(true)
+    expect(chain.pending.transactions).to.have.length(0)
+    await chain.mine()
+    expect(chain.blockByNumber(1)!.transactions).to.have.length(0)
+    expect(await chain.getBalance(HOLDER)).to.equal(0n)
+  })
+
   it('anvil_removePoolTransactions empties one sender; anvil_dropAllTransactions everyone', async () => {
     const chain = await createChain()
     const [alice, bob] = [signer(chain, 0), signer(chain, 1)]

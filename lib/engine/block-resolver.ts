@@ -164,19 +164,24 @@ export class BlockResolver {
    * `BlockOutOfRangeError`.
    */
   resolve(selector: BlockSelector): ResolvedBlock {
-    if ('tag' in selector && selector.tag === 'pending') {
+    const pending = 'tag' in selector && selector.tag === 'pending'
+    if (pending) {
       const block = this.pendingRead
       if (block !== undefined) return { kind: 'pending', block, state: block.state, context: this.pendingCallContext(block) }
     }
     const block = this.sealed(selector)
     const sealedState = (): StateView => this.sealedState(block)
+    // Before an OP-stack block's index 0, `pending` reads `latest`; calls there still run in the
+    // pending block's context (its number, time and base fee), so an estimate holds for the block
+    // the transaction goes into, as on a plain chain and in Anvil's optimism mode.
+    const opening = pending && this.servesPending && this.parts.faults?.pendingOverride === undefined && this.opensFirst
     return {
       kind: 'sealed',
       block,
       get state() {
         return sealedState()
       },
-      context: this.contextOf(block),
+      context: opening ? this.pendingCallContext(this.parts.builder.pending) : this.contextOf(block),
     }
   }
 

@@ -208,6 +208,25 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       expect(await sequenceAt('pending')).to.equal((await sequenceAt('latest')) + 1n)
     })
 
+    // An estimate made then is for the block the transaction goes into, as on a plain chain and in Anvil's optimism mode (audit L, D4: timestamp-dependent calls ran out of gas).
+    it("before the block's index 0, calls at `pending` read `latest`'s state in the pending block's context: its number, timestamp and base fee", async () => {
+      const chain = await createChain({ preset: 'base' })
+      await chain.clock.advance(2000)
+      // NUMBER, TIMESTAMP and BASEFEE, returned as three words.
+      const code = '0x43600052426020524860405260606000f3'
+      const probe = '0x00000000000000000000000000000000000c0de0' as Address
+      await chain.setCode(probe, code)
+      const words = async (tag: 'latest' | 'pending') => {
+        const data = await chain.call({ to: probe }, tag)
+        return [0, 1, 2].map((i) => BigInt(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`))
+      }
+      const head = await blockOf(chain, 'latest')
+      expect(await words('latest')).to.deep.equal([BigInt(head!.number), BigInt(head!.timestamp), BigInt(head!.baseFeePerGas!)])
+      const { number, timestamp, baseFeePerGas } = chain.pending.context
+      expect(await words('pending')).to.deep.equal([number, timestamp, baseFeePerGas])
+      expect(number).to.equal(BigInt(head!.number) + 1n)
+    })
+
     it('a block with no user transactions still opens with it, and the clock makes eleven pre-confirmations per 2 s block (index 0, then 1–10)', async () => {
       const chain = await createChain({ preset: 'base' })
       const indexes: number[] = []

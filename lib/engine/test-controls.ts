@@ -254,7 +254,7 @@ export class TestControls {
    * Takes back the pending block's pre-confirmations from the first holding a transaction of
    * `sender` on (requeued): an edit of its account would leave a block whose transactions its
    * new nonce, balance or code refuses. Anvil checks its pending transactions again when it
-   * mines them; the next tick does here. Returns whether any were.
+   * mines them; the next tick does here (at once under `instant`). Returns whether any were.
    */
   private withdrawSender(sender: Address): boolean {
     const first = this.preconfirmedUserTransactions().find((transaction) => transaction.sender === sender)
@@ -270,7 +270,7 @@ export class TestControls {
     return preconfirmations.slice(first).flatMap(({ transactions }) => transactions.map(({ transaction }) => transaction).filter((transaction): transaction is UserTransaction => transaction.kind !== 'deposit'))
   }
 
-  /** Re-stamps the pending block (Mining.restamp), and pre-confirms again what that took back if mining is `instant`. */
+  /** Re-stamps the pending block (Mining.restamp); what that took back is pre-confirmed again as the mining mode takes an admission (at once under `instant`). */
   private async restamp(timestamp: bigint | undefined): Promise<void> {
     if (this.parts.mining.restamp(timestamp)) await this.parts.mining.afterAdmission()
   }

@@ -12,14 +12,13 @@ import type { Hex } from 'viem'
 import { createTransactionCommon } from '../../lib/execution/common.ts'
 import { DevnetEVM } from '../../lib/execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
-import { runTransaction } from '../../lib/execution/run-transaction.ts'
 import { withAccountCode, withAccountFields } from '../../lib/state/account.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
 import { StateLayer } from '../../lib/state/state-layer.ts'
 import { EMPTY_STATE_SOURCE, heldAccount } from '../../lib/state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
-import { executionEnvironment, TEST_BLOCK } from '../support/execution-world.ts'
+import { executionEnvironment, runInOrder } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
 
 const EMPTY = '0x00000000000000000000000000000000000e3971' as Address
@@ -59,13 +58,7 @@ describe('execution/devnet-evm: a call moving no value only touches', () => {
       history.putAccount(0, CALLER, withAccountCode(undefined, callsTo([HOLDER, '0x00000000000000000000000000000000000e3972' as Address])))
       const state = new StateLayer(history.latest)
       const env = environment(libraryFrames)
-      let position = { gasUsed: 0n, logCount: 0 }
-      const receipts = []
-      for (const transaction of transactions) {
-        const receipt = await runTransaction(transaction, state, TEST_BLOCK, position, env)
-        position = { gasUsed: receipt.cumulativeGasUsed, logCount: 0 }
-        receipts.push(receipt)
-      }
+      const receipts = await runInOrder(transactions, state, env)
       const accounts = [EMPTY, '0x00000000000000000000000000000000000e3972', HOLDER, CALLER].map((address) => heldAccount(state, address as Address))
       results.push({ receipts, accounts: accounts.map((account) => account && { nonce: account.nonce, balance: account.balance, code: account.code.length }) })
     }

@@ -11,14 +11,13 @@ import { createEVM } from '@ethereumjs/evm'
 import { hexToBytes } from '@ethereumjs/util'
 import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
-import { runTransaction } from '../../lib/execution/run-transaction.ts'
 import { withAccountCode, withAccountFields } from '../../lib/state/account.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
 import { StateLayer } from '../../lib/state/state-layer.ts'
 import { EMPTY_STATE_SOURCE } from '../../lib/state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
-import { executionEnvironment, TEST_BLOCK } from '../support/execution-world.ts'
+import { executionEnvironment, runInOrder } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
 
 /** The opcodes whose gas memory-gas.ts works out: EXP, KECCAK256, the copies, MLOAD, MSTORE, MSTORE8, MCOPY, LOG0–LOG4, RETURN, REVERT. */
@@ -101,13 +100,7 @@ describe('execution/memory-gas: the memory opcodes\' gas matches the library\'s 
       history.putAccount(0, HELPER, withAccountCode(undefined, hexToBytes(helperCode as `0x${string}`)))
       probes.forEach((address, i) => history.putAccount(0, address, withAccountCode(undefined, hexToBytes(`0x${PROBES[i]}`))))
       const state = new StateLayer(history.latest)
-      const receipts = []
-      let position = { gasUsed: 0n, logCount: 0 }
-      for (const transaction of transactions) {
-        const receipt = await runTransaction(transaction, state, TEST_BLOCK, position, env)
-        position = { gasUsed: receipt.cumulativeGasUsed, logCount: 0 }
-        receipts.push(receipt)
-      }
+      const receipts = await runInOrder(transactions, state, env)
       results.push({ receipts, words: probes.map((address) => [...(state.storage.get(address)?.entries() ?? [])]) })
     }
     const [devnet, library] = results

@@ -17,7 +17,6 @@ import { hexToBytes } from '@ethereumjs/util'
 import type { Hex } from 'viem'
 import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
-import { runTransaction } from '../../lib/execution/run-transaction.ts'
 import { withAccountCode, withAccountFields, type AccountState } from '../../lib/state/account.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
 import { StateLayer } from '../../lib/state/state-layer.ts'
@@ -25,7 +24,7 @@ import { EMPTY_STATE_SOURCE } from '../../lib/state/state-source.ts'
 import { UNLOADED, type StateSource } from '../../lib/state/state-view.ts'
 import { decodeTransaction, hashTransaction } from '../../lib/transactions/decode.ts'
 import type { Address } from '../../lib/types.ts'
-import { executionEnvironment, TEST_BLOCK } from '../support/execution-world.ts'
+import { executionEnvironment, runInOrder } from '../support/execution-world.ts'
 import { signer } from '../support/wallet.ts'
 
 const PROBE = '0x00000000000000000000000000000000000b0b0e' as Address
@@ -158,13 +157,7 @@ describe('execution/word-opcodes: MLOAD, MSTORE, CALLDATALOAD and SLOAD match th
       const results = []
       for (const env of [executionEnvironment(), await libraryEnvironment()]) {
         const state = probeState(payer.address.toLowerCase() as Address, lazy)
-        const receipts = []
-        let position = { gasUsed: 0n, logCount: 0 }
-        for (const transaction of transactions) {
-          const receipt = await runTransaction(transaction, state, TEST_BLOCK, position, env)
-          position = { gasUsed: receipt.cumulativeGasUsed, logCount: 0 }
-          receipts.push(receipt)
-        }
+        const receipts = await runInOrder(transactions, state, env)
         results.push({ receipts, words: [...(state.storage.get(PROBE)?.entries() ?? [])] })
       }
       const [devnet, library] = results

@@ -4,17 +4,20 @@
  * given accounts hold 100 ETH.
  */
 import { parseEther } from 'viem'
+import type { TransactionReceipt } from '../../lib/blocks/receipt.ts'
 import type { BlockContext } from '../../lib/execution/block-context.ts'
 import { createExecutionCommon, createTransactionCommon } from '../../lib/execution/common.ts'
 import { createDevnetEVM } from '../../lib/execution/devnet-evm.ts'
 import type { ExecutionEnvironment } from '../../lib/execution/execution-environment.ts'
 import { ETHEREUM_FEE_RULES } from '../../lib/execution/fee-rules.ts'
 import { LiveChainId } from '../../lib/execution/live-chain-id.ts'
+import { runTransaction } from '../../lib/execution/run-transaction.ts'
 import { withAccountFields } from '../../lib/state/account.ts'
 import { EVMStateAdapter } from '../../lib/state/evm-state-adapter.ts'
 import { StateHistory } from '../../lib/state/state-history.ts'
 import { StateLayer } from '../../lib/state/state-layer.ts'
 import { EMPTY_STATE_SOURCE } from '../../lib/state/state-source.ts'
+import type { Transaction } from '../../lib/transactions/transaction.ts'
 import type { Address } from '../../lib/types.ts'
 
 /** Block 1, a 0.875 gwei base fee, a 30M gas limit. */
@@ -44,4 +47,16 @@ export function fundedState(accounts: readonly Address[]): StateLayer {
   const history = new StateHistory(EMPTY_STATE_SOURCE)
   for (const address of accounts) history.putAccount(0, address.toLowerCase() as Address, withAccountFields(undefined, { balance: parseEther('100') }))
   return new StateLayer(history.latest)
+}
+
+/** Runs `transactions` in order on `state` in block {@link TEST_BLOCK}, as the builder runs a block's, and gives their receipts. */
+export async function runInOrder(transactions: readonly Transaction[], state: StateLayer, env: ExecutionEnvironment): Promise<TransactionReceipt[]> {
+  const receipts: TransactionReceipt[] = []
+  let position = { gasUsed: 0n, logCount: 0 }
+  for (const transaction of transactions) {
+    const receipt = await runTransaction(transaction, state, TEST_BLOCK, position, env)
+    position = { gasUsed: receipt.cumulativeGasUsed, logCount: 0 }
+    receipts.push(receipt)
+  }
+  return receipts
 }

@@ -6,7 +6,7 @@ import type { PreconfirmationRecord } from '../builder/pending-block.ts'
 import type { Transaction } from '../transactions/transaction.ts'
 import type { Hex } from '../types.ts'
 
-/** Pre-confirmations taken back from the pending block (a dropped pre-confirmation). */
+/** Pre-confirmations taken back from the pending block (a dropped pre-confirmation, or a test control that changed the block). */
 export interface WithdrawnPreconfirmations {
   /** The pending block's number. */
   readonly blockNumber: bigint

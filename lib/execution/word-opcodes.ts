@@ -13,6 +13,7 @@ import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
 import type { Address as EVMAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { wordBytes } from '../bytes.ts'
 import { journalKey } from '../state/evm-address.ts'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { ADDRESS, CALLDATALOAD, CALLER, KECCAK256, LOG0, MLOAD, MSTORE, ORIGIN, SLOAD, SSTORE } from './opcode-bytes.ts'
@@ -39,15 +40,6 @@ interface RunState {
 
 const scratch = new Uint8Array(32)
 const scratchView = new DataView(scratch.buffer)
-
-/** A 256-bit word as 32 big-endian bytes in a scratch buffer (valid until the next call). */
-function wordBytes(value: bigint): Uint8Array {
-  scratchView.setBigUint64(0, BigInt.asUintN(64, value >> 192n))
-  scratchView.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
-  scratchView.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
-  scratchView.setBigUint64(24, BigInt.asUintN(64, value))
-  return scratch
-}
 
 /** The word in the scratch buffer. */
 function scratchWord(): bigint {

@@ -11,6 +11,13 @@ import { maxTickJitterMs } from '../faults/fault-options.ts'
 /** How far (ms) the tick scheduled at `nominalMs` falls from its time; a pure function of it. */
 export type TickJitter = (nominalMs: number) => number
 
+/**
+ * The latest timestamp a block takes: the largest `evm_setNextBlockTimestamp` accepts (a header
+ * holds a uint64, and Anvil refuses its largest value). Blocks that reach it stay at it, as
+ * Anvil's do, rather than pass 2^64.
+ */
+export const MAX_BLOCK_TIMESTAMP = 2n ** 64n - 2n
+
 /** What the schedule fires next. */
 export type ScheduledEvent = 'tick' | 'seal'
 
@@ -120,7 +127,7 @@ export class BlockSchedule {
    * The timestamp (seconds) of the block opening now (or re-stamped), after a parent stamped
    * `parentTimestamp`: a one-off override if set (or the one the open block already took), else
    * parent + interval if set, else the block time at `atMs` (by default its scheduled seal
-   * time) plus the offset; never at or before its parent's.
+   * time) plus the offset; after its parent's, up to `MAX_BLOCK_TIMESTAMP`.
    */
   timestampAfter(parentTimestamp: bigint, atMs: number = this.sealAt): bigint {
     let timestamp: bigint
@@ -136,7 +143,8 @@ export class BlockSchedule {
     } else {
       timestamp = BigInt(Math.floor((atMs + this.offsetMs) / 1000))
     }
-    return timestamp > parentTimestamp ? timestamp : parentTimestamp + 1n
+    if (timestamp <= parentTimestamp) timestamp = parentTimestamp + 1n
+    return timestamp < MAX_BLOCK_TIMESTAMP ? timestamp : MAX_BLOCK_TIMESTAMP
   }
 
   /** The block time (seconds) the clock's `nowMs` corresponds to, the offset applied. */

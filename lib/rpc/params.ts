@@ -2,6 +2,7 @@
  * Parsers for the structured parameters of the RPC methods (and of the chain's plain
  * functions, which take the same shapes): block tags and call objects.
  */
+import { MAX_BLOCK_TIMESTAMP } from '../clock/block-schedule.ts'
 import { TAG, type BlockSelector } from '../engine/block-resolver.ts'
 import type { DepositRequest, TransactionRequest } from '../engine/intake.ts'
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util'
@@ -33,7 +34,7 @@ const MAX_INT64 = 2n ** 63n - 1n
 /** A block timestamp, below the largest uint64 as Anvil takes one (-32602 `The timestamp is too big`). */
 export function parseTimestamp(value: unknown, name: string): bigint {
   const timestamp = parseQuantityLike(value, name)
-  if (timestamp >= UINT64_MAX) throw new InvalidParamsError('The timestamp is too big')
+  if (timestamp > MAX_BLOCK_TIMESTAMP) throw new InvalidParamsError('The timestamp is too big')
   return timestamp
 }
 

@@ -121,6 +121,19 @@ describe('time controls', () => {
       expect([chain.blockNumber(), await timestampOf(chain, 'pending')]).to.deep.equal([0n, pending])
     })
 
+    it('takes the largest it allows (2^64 - 2), and the blocks after it stay there rather than pass 2^64, as Anvil 1.7.1 does', async () => {
+      const largest = 2n ** 64n - 2n
+      const chain = await createChain({ mining: 'off' })
+      await request(chain, 'evm_setNextBlockTimestamp', hex(largest))
+      await request(chain, 'anvil_mine', 3)
+      expect((await timestamps(chain)).slice(1)).to.deep.equal([largest, largest, largest])
+      await request(chain, 'anvil_setBlockTimestampInterval', hex(2n ** 64n - 1n))
+      await request(chain, 'evm_increaseTime', hex(2n ** 52n))
+      await request(chain, 'evm_mine')
+      expect(await timestampOf(chain, 'latest')).to.equal(largest)
+      expect(await timestampOf(chain, 'pending')).to.equal(largest)
+    })
+
     it('survives a later evm_increaseTime or timestamp interval: the explicit timestamp stays on the pending block', async () => {
       const chain = await createChain()
       await request(chain, 'evm_setNextBlockTimestamp', hex(G + 100n))

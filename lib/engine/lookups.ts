@@ -59,18 +59,20 @@ export class TransactionLookups {
     return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, () => undefined)
   }
 
-  /** Where the transaction with `hash` is, if anywhere. */
+  /**
+   * Where the transaction with `hash` is, if anywhere: sealed; else pre-confirmed in the pending
+   * block readers see (during a frozen stall, the block as the stall found it, even if a test
+   * control has since taken the transaction back or dropped it); else in the mempool, a
+   * pre-confirmed transaction readers do not see counting as pending.
+   */
   find(hash: Hash): TransactionLocation | undefined {
-    const pooled = this.pool.get(hash) ?? this.deposits?.get(hash)
-    if (pooled !== undefined) return { status: 'mempool', transaction: pooled }
-    const included = this.builder.pending.transactionsByHash.get(hash)
-    if (included !== undefined) {
-      const served = this.served()
-      return served?.transactionsByHash.has(hash) ? { status: 'preconfirmed', transaction: included.transaction, included, block: served.view } : { status: 'mempool', transaction: included.transaction }
-    }
     const sealed = this.blocks.transaction(hash)
     if (sealed !== undefined) return { status: 'sealed', transaction: sealed.included.transaction, included: sealed.included, block: sealed.block }
-    return undefined
+    const served = this.served()
+    const shown = served?.transactionsByHash.get(hash)
+    if (served !== undefined && shown !== undefined) return { status: 'preconfirmed', transaction: shown.transaction, included: shown, block: served.view }
+    const waiting = this.pool.get(hash) ?? this.deposits?.get(hash) ?? this.builder.pending.transactionsByHash.get(hash)?.transaction
+    return waiting === undefined ? undefined : { status: 'mempool', transaction: waiting }
   }
 
   /**

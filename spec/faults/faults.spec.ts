@@ -163,6 +163,30 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       expect(await rpc('eth_getBalance', BOB, 'pending')).to.equal('0x7')
     })
 
+    for (const [control, params] of [
+      ['hardhat_setCoinbase', [`0x${'c0'.repeat(20)}`]],
+      ['evm_increaseTime', [60]],
+      ['hardhat_dropTransaction', ['HASH']],
+      ['preconf_dropPreconfirmations', []],
+    ] as const) {
+      it(`pending 'frozen': after ${control} during the stall, the frozen block's transaction keeps its receipt and pending state (audit L, D6)`, async () => {
+        await open()
+        const hash = await send(0, { value: 3n })
+        await chain.clock.advance(200)
+        await rpc('preconf_stall', 4000, 'frozen')
+        await rpc(control, ...params.map((param) => (param === 'HASH' ? hash : param)))
+        const receipt = await receiptOf(chain, hash)
+        expect(receipt).to.include({ transactionHash: hash, blockNumber: '0x1', blockHash: `0x${'0'.repeat(64)}` })
+        expect(await rpc('eth_getTransactionByHash', hash)).to.include({ blockNumber: '0x1', transactionIndex: '0x0' })
+        expect((await rpc('eth_getBlockByNumber', 'pending', false)).transactions).to.deep.equal([hash])
+        expect(await rpc('eth_getBalance', BOB, 'pending')).to.equal('0x3')
+        await chain.clock.advance(4000) // the stall ends at 4200: what the control left is served (a drop requeues by default)
+        const kept = control !== 'hardhat_dropTransaction'
+        expect((await receiptOf(chain, hash))?.blockNumber).to.equal(kept ? '0x1' : undefined)
+        expect(await rpc('eth_getBalance', BOB, 'pending')).to.equal(kept ? '0x3' : '0x0')
+      })
+    }
+
     it('preconf_stall 0 ends a stall at once; a snapshot taken before a stall reverts it away', async () => {
       await open()
       const id = await rpc('evm_snapshot')

@@ -153,8 +153,9 @@ export class Tracing {
       if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
       const block = location.status === 'sealed' ? this.sealed(location.block) : this.pending()
       const { index } = location.included
-      const state = await this.replay(block, index, run)
       // geth's time box is the traced transaction's (traceTx), not the replay's before it.
+      run.pacer.suspend()
+      const state = await this.replay(block, index, run)
       run.pacer.renew()
       return { hash, trace: await this.trace(block, state, block.transactions[index], spec, run), place: placeOf(block, index) }
     }, spec.timeoutMs)

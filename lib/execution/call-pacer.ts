@@ -90,6 +90,11 @@ export class CallPacer implements Pacer {
     this.deadline = limitMs === 0 ? Infinity : this.started + limitMs
   }
 
+  /** Lifts the deadline until {@link renew}: geth replays a traced transaction's predecessors before its time box starts. */
+  suspend(): void {
+    this.deadline = Infinity
+  }
+
   /** Gives the run its whole time again from now: geth times each transaction of a block trace (and a traced transaction, not its replayed predecessors) on its own. */
   renew(): void {
     this.started = performance.now()

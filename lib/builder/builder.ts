@@ -116,7 +116,7 @@ export class BlockBuilder {
     // Commit the tick at once: readers see all of it or none of it.
     const { pending } = this
     for (const [source, transaction] of work.taken) source.remove(transaction)
-    pending.append({ index: work.index, transactions: work.included, changes: work.tick, gasUsed: work.gasUsed, logCount: work.logCount })
+    pending.append({ index: work.index, transactions: work.included, changes: work.tick, reads: work.reads, gasUsed: work.gasUsed, logCount: work.logCount })
     return { blockNumber: pending.context.number, index: work.index, transactions: work.included, dropped: work.dropped }
   }
 

@@ -9,6 +9,7 @@
 import { assembleBlock, commitBody, type BlockParts } from '../blocks/assemble.ts'
 import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockContext } from '../execution/block-context.ts'
+import type { StateReads } from '../state/read-recorder.ts'
 import { SievedLayer, StateLayer } from '../state/state-layer.ts'
 import type { StateChanges, StateView } from '../state/state-view.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
@@ -23,6 +24,8 @@ export interface PreconfirmationRecord {
   readonly transactions: readonly IncludedTransaction[]
   /** Its state writes, over the block as it stood before it. */
   readonly changes: StateChanges
+  /** What it read of the block as it stood before it (which it may not have written). */
+  readonly reads: StateReads
   /** The block's gas used and log count once it was applied. */
   readonly gasUsed: bigint
   readonly logCount: number

@@ -8,6 +8,7 @@ import { UpstreamError } from '../errors.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { runTransaction, StaleNonceError, UnexecutableTransactionError } from '../execution/run-transaction.ts'
 import { SLICE_MS } from '../clock/serializer.ts'
+import { ReadRecorder } from '../state/read-recorder.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { StateLoadError } from '../state/state-source.ts'
 import type { Transaction } from '../transactions/transaction.ts'
@@ -22,6 +23,8 @@ export interface TickWork {
   readonly index: number
   /** Its writes, over the pending block. */
   readonly tick: StateLayer
+  /** The accounts it read of the pending block (its own writes aside). */
+  readonly reads: ReadRecorder
   readonly included: IncludedTransaction[]
   readonly dropped: DroppedTransaction[]
   /** What leaves each source once the tick commits (included or dropped), in order, and as a set. */
@@ -38,9 +41,11 @@ export interface TickWork {
 
 /** A tick on `pending` as it stands, with nothing done yet. */
 export function startTick(pending: PendingBlock): TickWork {
+  const reads = new ReadRecorder(pending.state)
   return {
     index: pending.ticks,
-    tick: new StateLayer(pending.state),
+    tick: new StateLayer(reads),
+    reads,
     included: [],
     dropped: [],
     taken: [],

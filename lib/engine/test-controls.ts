@@ -16,6 +16,7 @@ import type { BlockSettings } from '../builder/block-settings.ts'
 import type { Clock } from '../clock/clock.ts'
 import type { StateHistory } from '../state/state-history.ts'
 import { ensureAccounts, heldAccount } from '../state/state-source.ts'
+import type { StateReads } from '../state/read-recorder.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
 import type { TxPool } from '../txpool/txpool.ts'
 import type { Address, Hash } from '../types.ts'
@@ -49,7 +50,7 @@ export class TestControls {
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
   setBalance(address: Address, balance: bigint): Promise<void> {
-    return this.edit(address, (target) => setBalance(target, address, balance))
+    return this.edit(address, 'accounts', (target) => setBalance(target, address, balance))
   }
 
   /**
@@ -58,7 +59,7 @@ export class TestControls {
    */
   setNonce(address: Address, nonce: bigint): Promise<void> {
     const { pool } = this.parts
-    return this.edit(address, (target) => {
+    return this.edit(address, 'accounts', (target) => {
       setNonce(target, address, nonce)
       for (const { transaction } of [...pool.fromSender(address)]) if (transaction.nonce < nonce) pool.remove(transaction)
     })
@@ -66,17 +67,17 @@ export class TestControls {
 
   /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */
   setCode(address: Address, code: Uint8Array): Promise<void> {
-    return this.edit(address, (target) => setCode(target, address, code))
+    return this.edit(address, 'accounts', (target) => setCode(target, address, code))
   }
 
   /** Sets one storage word of `address`, at `latest` and `pending` at once. */
   setStorageAt(address: Address, slot: bigint, value: bigint): Promise<void> {
-    return this.edit(address, (target) => setStorage(target, address, slot, value))
+    return this.edit(address, 'storage', (target) => setStorage(target, address, slot, value))
   }
 
   /** Adds `amount` wei to the balance of `address` (`anvil_addBalance`). */
   addBalance(address: Address, amount: bigint): Promise<void> {
-    return this.edit(address, (target) => setBalance(target, address, (heldAccount(target.history.latest, address)?.balance ?? 0n) + amount))
+    return this.edit(address, 'accounts', (target) => setBalance(target, address, (heldAccount(target.history.latest, address)?.balance ?? 0n) + amount))
   }
 
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */
@@ -239,27 +240,32 @@ export class TestControls {
     })
   }
 
-  /** Runs `edit` on the sealed head and the pending block together, once `address` is loaded. */
-  private edit(address: Address, edit: (target: EditTarget) => void): Promise<void> {
+  /** Runs `edit` of `address`'s account fields or storage on the sealed head and the pending block together, once `address` is loaded. */
+  private edit(address: Address, part: keyof StateReads, edit: (target: EditTarget) => void): Promise<void> {
     const { history, blocks, builder, commitment } = this.parts
     return this.parts.serialize(async () => {
       await ensureAccounts(history.latest, [address])
-      const withdrew = this.withdrawSender(address)
+      const withdrew = this.withdrawReaders(address, part)
       edit({ history, headNumber: Number(blocks.head.header.number), pending: builder.pending, commitment })
       if (withdrew) await this.parts.mining.afterAdmission()
     })
   }
 
   /**
-   * Takes back the pending block's pre-confirmations from the first holding a transaction of
-   * `sender` on (requeued): an edit of its account would leave a block whose transactions its
-   * new nonce, balance or code refuses. Anvil checks its pending transactions again when it
-   * mines them; the next tick does here (at once under `instant`). Returns whether any were.
+   * Takes back the pending block's pre-confirmations from the first that read or wrote `part` of
+   * `address`'s state on (requeued): an edit of it would leave a block whose transactions, run
+   * again on the edited state, give another result (a sender's nonce, a recipient's balance, a
+   * slot a contract read). Anvil runs its pending transactions on the edited state when it mines
+   * them; the next tick does here (at once under `instant`). Returns whether any were.
    */
-  private withdrawSender(sender: Address): boolean {
-    const first = this.preconfirmedUserTransactions().find((transaction) => transaction.sender === sender)
-    if (first === undefined) return false
-    this.parts.withdraw({ transactions: [first.hash], mode: 'requeue' })
+  private withdrawReaders(address: Address, part: keyof StateReads): boolean {
+    const { builder } = this.parts
+    const { preconfirmations } = builder.pending
+    const first = preconfirmations.findIndex(
+      ({ index, transactions, reads, changes }) => index >= builder.firstUserIndex && transactions.length > 0 && (reads[part].has(address) || changes[part].has(address)),
+    )
+    if (first === -1) return false
+    this.parts.withdraw({ count: preconfirmations.length - first, mode: 'requeue' })
     return true
   }
 

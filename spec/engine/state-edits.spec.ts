@@ -31,6 +31,11 @@ async function count(chain: Chain, address: Address, tag: 'latest' | 'pending'):
   return decodeFunctionResult({ abi: Counter.abi, functionName: 'count', data }) as bigint
 }
 
+/** A storage word as `eth_getStorageAt` answers it. */
+function hex32(value: bigint): Hex {
+  return `0x${value.toString(16).padStart(64, '0')}`
+}
+
 async function latestBlock(chain: Chain): Promise<RpcBlock> {
   return request<RpcBlock>(chain, 'eth_getBlockByNumber', 'latest', false)
 }
@@ -97,8 +102,8 @@ describe('cheats', () => {
       expect(cheatedBlock.stateRoot).to.equal(transferBlock.stateRoot)
     })
 
-    // Anvil runs its pending transactions on the edited state when it mines them; a block holding the transaction pre-confirmed before the edit would not replay (audit L, D3).
-    it("while the edited account's transaction is pre-confirmed, it is taken back and pre-confirmed again on the cheat value; the seal builds on it", async () => {
+    // Anvil runs its pending transactions on the edited state when it mines them; a block holding the transaction pre-confirmed before the edit would not replay (audit L, D3; audit N, N1).
+    it("while a pre-confirmed transaction sent from or to the edited account, it is taken back and pre-confirmed again on the cheat value; the seal builds on it", async () => {
       const chain = await createChain({ clock: 'manual' })
       const alice = signer(chain, 0)
       const withdrawn: unknown[] = []
@@ -107,32 +112,62 @@ describe('cheats', () => {
       await chain.tick()
       expect(await chain.getBalance(carol, 'pending')).to.equal(ETHER)
 
-      // An account no pre-confirmed transaction sends from: nothing is taken back.
-      await chain.setBalance(carol, 7n * ETHER)
+      // An account no pre-confirmed transaction read or wrote: nothing is taken back.
+      await chain.setBalance(whale, 7n * ETHER)
       expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([0, 1])
-      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER)
-      // The sender's: its pre-confirmation goes back to the mempool (its pending nonce still counts it).
-      await chain.setBalance(alice.address, 5n * ETHER)
+      // The recipient's: its pre-confirmation goes back to the mempool (the sender's pending nonce still counts it).
+      await chain.setBalance(carol, 7n * ETHER)
       expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([1, 0])
+      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER)
+      expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(1)
+      // The sender's, with nothing pre-confirmed: nothing more to take back.
+      await chain.setBalance(alice.address, 5n * ETHER)
+      expect(withdrawn.length).to.equal(1)
       expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER)
       expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER)
-      expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(1)
 
       // The next tick runs both on the cheat values: 5 ETH - 3 ETH - 2 · 21000 · (875000000 + 1 gwei tip).
       await chain.sendRawTransaction(await alice.sign({ to: carol, value: 2n * ETHER, nonce: 1 }))
       await chain.tick()
       const price = 875_000_000n + GWEI
       expect(await chain.getBalance(alice.address, 'pending')).to.equal(5n * ETHER - 3n * ETHER - 2n * 21_000n * price)
-      expect(await chain.getBalance(carol, 'pending')).to.equal(7n * ETHER + 3n * ETHER)
+      expect(await chain.getBalance(carol, 'pending')).to.equal(10n * ETHER)
+      // An edit of the sender now takes back the pre-confirmation holding both.
+      await chain.setBalance(alice.address, 6n * ETHER)
+      expect([withdrawn.length, chain.pending.transactions.length]).to.deep.equal([2, 0])
       await chain.clock.advance(2000)
-      expect(chain.blockNumber()).to.equal(1n)
-      expect(await chain.getBalance(alice.address, 'latest')).to.equal(5n * ETHER - 3n * ETHER - 2n * 21_000n * price)
+      expect(chain.blockByNumber(1)!.transactions).to.have.length(2)
+      expect(await chain.getBalance(alice.address, 'latest')).to.equal(6n * ETHER - 3n * ETHER - 2n * 21_000n * price)
       expect(await chain.getBalance(carol, 'latest')).to.equal(10n * ETHER)
       expect(await chain.getTransactionCount(alice.address, 'latest')).to.equal(2)
-      // The sealed block replays as it ran.
+      // The sealed block replays to the state it sealed.
       const [first] = chain.blockByNumber(1)!.transactions
-      const trace = (await chain.request({ method: 'debug_traceTransaction', params: [first.transaction.hash, { tracer: 'callTracer' }] })) as { value: string }
-      expect(BigInt(trace.value)).to.equal(ETHER)
+      const diff = (await chain.request({ method: 'debug_traceTransaction', params: [first.transaction.hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }] })) as Record<'pre' | 'post', Record<string, { balance?: Hex }>>
+      expect([BigInt(diff.pre[carol].balance!), BigInt(diff.post[carol].balance!)]).to.deep.equal([7n * ETHER, 8n * ETHER])
+    })
+
+    it("an account a pre-confirmed transaction only read (BALANCE), or a slot it wrote: an edit takes the pre-confirmation back, and it runs again on the new value", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      // SSTORE(0, BALANCE(whale)); STOP
+      const probe = `0x${'0b'.repeat(20)}` as Address
+      await chain.setCode(probe, `0x73${whale.slice(2)}3160005500`)
+      const withdrawn: unknown[] = []
+      chain.on('withdrawn', (event) => withdrawn.push(event))
+      await chain.sendRawTransaction(await alice.sign({ to: probe, gas: 100_000n }))
+      await chain.tick()
+      expect(await chain.getStorageAt(probe, 0n, 'pending')).to.equal(hex32(0n))
+      await chain.setBalance(whale, 9n)
+      expect(withdrawn.length).to.equal(1)
+      await chain.tick()
+      expect(await chain.getStorageAt(probe, 0n, 'pending')).to.equal(hex32(9n))
+      // The slot it wrote: set under it, the transaction writes it again on the next tick.
+      await chain.setStorageAt(probe, 0n, hex32(5n))
+      expect(withdrawn.length).to.equal(2)
+      expect(await chain.getStorageAt(probe, 0n, 'pending')).to.equal(hex32(5n))
+      await chain.clock.advance(2000)
+      expect(await chain.getStorageAt(probe, 0n, 'latest')).to.equal(hex32(9n))
+      expect(chain.blockByNumber(1)!.transactions).to.have.length(1)
     })
 
     it("a nonce set past the sender's pre-confirmed transaction takes it out of the block: the block seals without it (Anvil drops it)", async () => {

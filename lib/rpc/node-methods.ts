@@ -85,7 +85,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
     await engine.controls.setChainId(BigInt(chainId))
     return null
   }),
-  eth_protocolVersion: method([], () => '0x41'),
+  // Anvil 1.7.1 answers 1, a JSON number (api.rs protocol_version).
+  eth_protocolVersion: method([], () => 1),
   eth_syncing: method([], () => false),
   eth_mining: method([], ({ engine }) => engine.mining.mode !== 'auto'),
   eth_hashrate: method([], () => '0x0'),

@@ -137,6 +137,11 @@ describe('request: identity and blocks', () => {
     expect(await other.request({ method: 'net_version' })).to.equal('8453')
   })
 
+  it('eth_protocolVersion answers 1, a JSON number, as Anvil 1.7.1 does (geth no longer serves it)', async () => {
+    const chain = await createChain({ clock: 'manual' })
+    expect(await chain.request({ method: 'eth_protocolVersion' })).to.equal(1)
+  })
+
   it("eth_getBlockByNumber('pending') is never null: number head + 1 and a hash of 32 zero bytes", async () => {
     const chain = await createChain({ clock: 'manual' })
     const genesis = (await chain.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as RpcBlock

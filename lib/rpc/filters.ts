@@ -74,6 +74,11 @@ function fixedNumber(selector: BlockSelector): bigint | undefined {
   return undefined
 }
 
+/** Whether a range side is `pending`. */
+function isPending(selector: BlockSelector): boolean {
+  return 'tag' in selector && selector.tag === 'pending'
+}
+
 /** Whether `block` may hold a log `filter` reports. */
 function mayReport(filter: LogFilter, block: SealedBlock): boolean {
   const { number } = block.header
@@ -110,11 +115,16 @@ export class Filters {
     return this.install({ kind: 'transactions', polledAt: this.now(), full, transactions: [] })
   }
 
-  /** Installs a log filter; -32602 `invalid block range params` when its numbers are reversed (geth). */
+  /**
+   * Installs a log filter; -32602 `invalid block range params` when its range is reversed, as
+   * `eth_getLogs` would refuse it (and geth at install): its numbers, or from `pending` to a tag
+   * before it (`latest`, the default).
+   */
   newLogFilter(query: LogQuery): Hex {
     const from = fixedNumber(query.fromBlock)
     const to = fixedNumber(query.toBlock)
-    if (from !== undefined && to !== undefined && from > to) throw new InvalidParamsError('invalid block range params')
+    const fromPending = isPending(query.fromBlock) && 'tag' in query.toBlock && !isPending(query.toBlock)
+    if (fromPending || (from !== undefined && to !== undefined && from > to)) throw new InvalidParamsError('invalid block range params')
     return this.install({ kind: 'logs', polledAt: this.now(), query, from, to, blocks: [] })
   }
 

@@ -162,6 +162,12 @@ describe('polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTrans
 
     it("refuses a reversed range with geth's -32602 `invalid block range params`, and a bad field naming it", async () => {
       expect(await failure(chain, 'eth_newFilter', [{ fromBlock: '0x5', toBlock: '0x2' }])).to.include({ code: -32602, message: 'invalid block range params' })
+      // From `pending` to `latest` (the default) is reversed too: refused at install, as eth_getLogs refuses it, not at every eth_getFilterLogs (audit N, N3).
+      for (const range of [{ fromBlock: 'pending' }, { fromBlock: 'pending', toBlock: 'latest' }, { fromBlock: 'pending', toBlock: 'earliest' }]) {
+        expect(await failure(chain, 'eth_newFilter', [range]), JSON.stringify(range)).to.include({ code: -32602, message: 'invalid block range params' })
+        expect(await failure(chain, 'eth_getLogs', [range]), JSON.stringify(range)).to.include({ code: -32602, message: 'invalid block range params' })
+      }
+      expect(await request(chain, 'eth_getFilterLogs', [await request(chain, 'eth_newFilter', [{ fromBlock: 'pending', toBlock: 'pending' }])])).to.deep.equal([])
       const bad = await failure(chain, 'eth_newFilter', [{ fromBlock: 'banana' }])
       expect(bad.code).to.equal(-32602)
       expect(bad.message).to.match(/^invalid argument 0 \(filter\)\.fromBlock: /)

@@ -27,7 +27,7 @@
  * to go on, pause or stop (evm-pacing.ts).
  */
 import type { Common } from '@ethereumjs/common'
-import { EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMResult, type ExecResult, type PrecompileFunc } from '@ethereumjs/evm'
+import { createEVM, EVM, EVMError, NobleBN254, type EVMMockBlockchainInterface, type EVMResult, type ExecResult, type PrecompileFunc } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress, type Address as EVMAddress } from '@ethereumjs/util'
 import type { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { installPushOpcodes } from './code-analysis.ts'
@@ -44,6 +44,24 @@ type InterpreterOptions = Parameters<EVM['runInterpreter']>[1]
 
 /** EIPs whose frame rules (Amsterdam, binary trees) the trimmed `_executeCall` does not implement. */
 const FRAME_RULE_EIPS = [2780, 6800, 7708, 7864, 7928, 8037]
+
+/** Builds the caching interpreter of a frame, once {@link revealInterpreter} has. */
+let newInterpreter: InterpreterFactory | undefined
+let revealing: Promise<void> | undefined
+
+/**
+ * Finds the library's Interpreter class (not exported) from one STOP frame of a throwaway EVM of
+ * its own, once in the process, before the devnet's first frame: every frame then runs on the
+ * caching interpreter, the first of a trace too.
+ */
+function revealInterpreter(): Promise<void> {
+  revealing ??= createEVM().then(async (evm) => {
+    const { runState } = await evm.runCode({ code: Uint8Array.of(0), gasLimit: 0n })
+    const first = runState!.interpreter as unknown as InterpreterInstance
+    newInterpreter = interpreterFactory(cachingInterpreter(first.constructor as InterpreterClass), first)
+  })
+  return revealing
+}
 
 /** The EVM the devnet runs: the library's, minus eight per-call costs. */
 export class DevnetEVM extends EVM {
@@ -126,17 +144,9 @@ export class DevnetEVM extends EVM {
     return pause === undefined ? super.runPrecompile(code, data, gasLimit) : pause.then(() => super.runPrecompile(code, data, gasLimit))
   }
 
-  /** Builds the caching interpreter of a frame, once the library's first frame has revealed its Interpreter. */
-  private newInterpreter: InterpreterFactory | undefined
-
   protected override async runInterpreter(message: Message, opts: InterpreterOptions = {}): Promise<ExecResult> {
     if (this.pacer !== undefined && this.paceCount.due()) await this.pacer.pace()
-    if (this.newInterpreter === undefined) {
-      const result = await super.runInterpreter(message, opts)
-      const first = result.runState!.interpreter as unknown as InterpreterInstance
-      this.newInterpreter = interpreterFactory(cachingInterpreter(first.constructor as InterpreterClass), first)
-      return result
-    }
+    if (newInterpreter === undefined) await revealInterpreter()
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account()
     const env = {
       address: message.to ?? createZeroAddress(),
@@ -159,7 +169,7 @@ export class DevnetEVM extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = this.newInterpreter(
+    const interpreter = newInterpreter!(
       this,
       this.stateManager,
       this.blockchain,

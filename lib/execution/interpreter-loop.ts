@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
 import { CodeAnalysis } from './code-analysis.ts'
-import { JUMP, JUMPI } from './opcode-bytes.ts'
+import { JUMP, JUMPI, REVERT } from './opcode-bytes.ts'
 
 /** What the interpreter reads of the EVM that runs it (the devnet's). */
 export interface InterpretingEVM {
@@ -41,6 +41,8 @@ type InterpreterRunState = {
   validJumps: unknown
   cachedPushes: unknown
   shouldDoJumpAnalysis: boolean
+  /** The frame's memory; `read` is its class's method unless {@link cachingInterpreter}'s step hook stands in for it. */
+  memory: { read?: (offset: number, length: number) => Uint8Array }
 }
 type RunResult = { runState?: InterpreterRunState; exceptionError?: EVMError }
 /** An interpreter as the devnet's EVM drives it: what it reads of the library's Interpreter. */
@@ -53,6 +55,7 @@ export type InterpreterInstance = {
   run(code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>
   useGas(amount: bigint, context: unknown): void
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+  _runStepHook(dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void>
 }
 /** The library's Interpreter class (not exported by it), or a subclass. */
 export type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
@@ -60,15 +63,18 @@ export type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
 /** The opcodes whose presence triggers jump analysis, as in the library (0x5e was EIP-2315's JUMPSUB; it is MCOPY now). */
 const JUMP_OPCODES = new Set([JUMP, JUMPI, 0x5e])
 
+/** What the step event carries as REVERT's data here: nothing (see `_runStepHook`). */
+const NO_REVERT_DATA = (): Uint8Array => new Uint8Array(0)
+
 function isEVMError(error: unknown): error is EVMError {
   return typeof error === 'object' && error !== null && (error as { errorType?: string }).errorType === 'EVMError'
 }
 
 /**
  * The library's interpreter with jump analysis cached per code array, and a step loop that
- * awaits only what is asynchronous. The Interpreter class is not exported; it is taken from the
- * first frame the library runs itself (its result's runState holds the interpreter), which works
- * whether the library is bundled or not.
+ * awaits only what is asynchronous, and a step event that reads no revert data. The Interpreter
+ * class is not exported; it is taken from a frame the library runs itself (its result's runState
+ * holds the interpreter: devnet-evm.ts), which works whether the library is bundled or not.
  */
 export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterClass {
   const analyse = Interpreter.prototype._getValidJumpDestinations as (code: Uint8Array) => JumpAnalysis
@@ -82,6 +88,23 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
         cache.set(code, analysis)
       }
       return analysis
+    }
+
+    /**
+     * The library's step event (tracing), without the revert data it reads for a REVERT before
+     * the step's gas is checked: no tracer here reads it, and a stretch the step cannot pay for
+     * threw a RangeError past 2^32 bytes (an internal error where geth traces the failed step),
+     * or was allocated below that (1 GiB). The library reads it before its first await.
+     */
+    override _runStepHook(dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void> {
+      if (this._runState.opCode !== REVERT) return super._runStepHook(dynamicFee, gasLeft, memorySize)
+      const { memory } = this._runState
+      memory.read = NO_REVERT_DATA
+      try {
+        return super._runStepHook(dynamicFee, gasLeft, memorySize)
+      } finally {
+        delete memory.read
+      }
     }
 
     /**

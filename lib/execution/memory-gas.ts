@@ -29,11 +29,22 @@ function divCeil(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b
 }
 
-/** The gas to grow memory to cover `length` bytes from `offset` (none for an empty stretch), recorded in the run state as the library's `subMemUsage` does. */
+/**
+ * The most memory geth prices, in words (0x1FFFFFFFE0 bytes): past it the gas would not fit a
+ * uint64, and the step is out of gas with only its fixed cost counted (memoryGasCost's
+ * ErrGasUintOverflow), which a struct log shows. No gas limit could pay for it anyway.
+ */
+const MAX_MEMORY_WORDS = 0xffffffffn
+
+/**
+ * The gas to grow memory to cover `length` bytes from `offset` (none for an empty stretch),
+ * recorded in the run state as the library's `subMemUsage` does; out of gas past geth's most.
+ */
 function memoryGrowth(runState: RunState, offset: bigint, length: bigint, common: Common): bigint {
   if (length === 0n) return 0n
   const words = divCeil(offset + length, 32n)
   if (words <= runState.memoryWordCount) return 0n
+  if (words > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
   if (cost > runState.highestMemCost) {
     const highest = runState.highestMemCost

@@ -117,6 +117,30 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     expect((await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})).structLogs.at(-1)).to.deep.include({ op: 'RETURN', error: 'out of gas' })
   })
 
+  it('a REVERT of memory past 2^32 bytes (out of gas) is traced by every tracer, not an internal error (audit M: the library read its revert data before the gas check)', async () => {
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x6001640100000000fd') // PUSH1 1 PUSH5 2^32 REVERT
+    const hash = await sealed(chain, { to: CONTRACT, gas: 100_000n })
+    const { structLogs, failed } = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})
+    expect(failed).to.equal(true)
+    expect(structLogs.at(-1)).to.deep.include({ op: 'REVERT', error: 'out of gas' })
+    for (const tracer of ['callTracer', 'prestateTracer']) expect(await rpc(chain, 'debug_traceTransaction', hash, { tracer }), tracer).to.be.an('object')
+    expect(await rpc(chain, 'trace_transaction', hash)).to.have.length(1)
+    expect(await rpc(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', { tracer: 'callTracer' })).to.deep.include({ error: 'out of gas' })
+  })
+
+  it("struct logs: an opcode whose memory geth cannot price (past 0x1FFFFFFFE0 bytes) is out of gas at its fixed cost, as geth's ErrGasUintOverflow; below that, the whole cost (geth's cost += dynamicCost)", async () => {
+    const cases: [Hex, string, number][] = [
+      ['0x6801000000000000000051', 'MLOAD', 3], // MLOAD(2^64)
+      ['0x67ffffffffffffffff60002000', 'KECCAK256', 30], // KECCAK256(0, 2^64 - 1)
+      ['0x640100000000515000', 'MLOAD', 3 + 35_184_775_266_307], // MLOAD(2^32): 2^27 + 1 words, 3 each plus the square / 512
+    ]
+    for (const [code, op, gasCost] of cases) {
+      await rpc(chain, 'anvil_setCode', CONTRACT, code)
+      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', {})
+      expect(structLogs.at(-1), code).to.deep.include({ op, gasCost, error: 'out of gas' })
+    }
+  })
+
   it("prestateTracer diffMode: clearing an EIP-7702 delegation shows the code hash and nonce in post, no empty code (geth's code is omitempty; Anvil: the nonce alone)", async () => {
     const [alice, bob] = [signer(chain, 0), privateKeyToAccount(chain.accounts[1].privateKey)]
     const send = async (nonce: number, address: Address) => {

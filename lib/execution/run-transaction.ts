@@ -19,7 +19,7 @@ import { effectiveTip, type Transaction, type UserTransaction } from '../transac
 import type { Address } from '../types.ts'
 import { toEVMBlock, type BlockContext } from './block-context.ts'
 import { credit, gasUsedAfterRefund, logsOf, receiptOf, removeDestroyedCreations, type BlockPosition } from './transaction-outcome.ts'
-import { applyAuthorizations, isDelegated } from './authorizations.ts'
+import { applyAuthorizations } from './authorizations.ts'
 import { prepareRun } from './prepare-run.ts'
 import type { ExecutionEnvironment } from './execution-environment.ts'
 import type { ExtraCharges, FeeRules } from './fee-rules.ts'
@@ -52,11 +52,8 @@ function checkExecutable(transaction: UserTransaction, state: StateLayer, block:
     const ErrorClass = transaction.nonce < nonce ? StaleNonceError : UnexecutableTransactionError
     throw new ErrorClass(`nonce ${transaction.nonce} does not follow state nonce ${nonce}`)
   }
-  // EIP-3607, except for impersonated senders (Anvil lets impersonated contracts send).
-  const delegated = sender !== undefined && isDelegated(sender.code)
-  if (sender !== undefined && sender.code.length > 0 && !delegated && transaction.kind !== 'impersonated') {
-    throw new UnexecutableTransactionError('sender not an eoa')
-  }
+  // No EIP-3607 check: a sender with code sends, as in Anvil (config.rs sets disable_eip3607) and
+  // Hardhat, where geth refuses it at execution (`sender not an eoa`).
   if (transaction.maxFeePerGas < block.baseFeePerGas) {
     throw new UnexecutableTransactionError(TransactionRejection.feeCapTooLow)
   }

@@ -360,6 +360,21 @@ describe('cheats', () => {
       expect((await rejection(request(chain, 'eth_sendTransaction', { from: whale, to: carol, value: '0x1' }))).message).to.equal('unknown account')
     })
 
+    it("a dev account given code still sends, signed and through eth_sendTransaction, as in Anvil (config.rs: disable_eip3607); it was accepted and then silently dropped (audit M, D5)", async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const alice = signer(chain, 0)
+      const bob = chain.accounts[1].address
+      await chain.setCode(alice.address, Counter.deployedBytecode)
+      await chain.setCode(bob, Counter.deployedBytecode)
+      const signed = await chain.sendRawTransaction(await alice.sign({ to: carol, value: 3n }))
+      const sent = await request<Hex>(chain, 'eth_sendTransaction', { from: bob, to: carol, value: '0x4' })
+      const tick = await chain.tick()
+      expect(tick.dropped).to.deep.equal([])
+      expect(tick.transactions.map((t) => t.transaction.hash)).to.have.members([signed, sent])
+      await chain.mine()
+      expect(await chain.getBalance(carol, 'latest')).to.equal(7n)
+    })
+
     it('an impersonated contract can send (Anvil and Hardhat skip the EIP-3607 sender-has-code check for impersonated accounts)', async () => {
       const chain = await createChain({ clock: 'manual' })
       await chain.setCode(planted, Counter.deployedBytecode)

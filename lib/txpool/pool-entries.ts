@@ -35,8 +35,8 @@ export interface ExecutableRun {
 
 /**
  * What changed in a pool while it was watched: the entries that arrived, the transactions that
- * left (taken, replaced, evicted, expired or undone), and whether an undo put an earlier entry
- * back (an arrival out of order).
+ * left (taken, replaced, evicted, expired or undone), and whether an undo or a take-back from a
+ * block put an earlier entry back (an arrival out of order).
  */
 class PoolChanges {
   readonly arrived: PoolEntry[] = []
@@ -53,6 +53,8 @@ export class PoolEntries {
   /** Senders whose transactions changed since {@link drainTouched} last ran. */
   private readonly touched = new Set<Address>()
   private arrivals = 0
+  /** When each transaction that left the pool had arrived: one taken back from a block (requeued) keeps its place in arrival order. */
+  private readonly leftArrivals = new WeakMap<UserTransaction, number>()
   private slotCount = 0
   /** The changes being recorded for watchers (see {@link watch}). */
   private readonly watchers = new Set<PoolChanges>()
@@ -136,16 +138,21 @@ export class PoolEntries {
     if (replaced !== undefined && run !== undefined && transaction.nonce >= run.start && transaction.nonce < run.end) {
       run.cost += transaction.cost - replaced.transaction.cost
     }
-    const entry = { transaction, arrival: this.arrivals++, slots: numSlots(transaction) }
+    const returning = this.leftArrivals.get(transaction)
+    const entry = { transaction, arrival: returning ?? this.arrivals++, slots: numSlots(transaction) }
     nonces.set(transaction.nonce, entry)
     this.byHash.set(transaction.hash, entry)
     this.slotCount += entry.slots
     this.touched.add(transaction.sender)
-    for (const changes of this.watchers) changes.arrived.push(entry)
+    for (const changes of this.watchers) {
+      changes.arrived.push(entry)
+      // An earlier arrival back: it may go before what a watcher already tried.
+      if (returning !== undefined) changes.restored = true
+    }
     this.added(entry)
     if (this.undoLog?.recording) {
       this.undoLog.record(() => {
-        this.arrivals--
+        if (returning === undefined) this.arrivals--
         this.detach(entry)
         if (replaced !== undefined) this.attach(replaced)
       })
@@ -157,6 +164,7 @@ export class PoolEntries {
     const entry = this.byHash.get(transaction.hash)
     if (entry === undefined) return
     this.detachEntry(entry)
+    this.leftArrivals.set(transaction, entry.arrival)
     if (this.undoLog?.recording) this.undoLog.record(() => this.attach(entry))
     const run = this.runs.get(transaction.sender)
     if (run === undefined || transaction.nonce < run.start || transaction.nonce >= run.end) return

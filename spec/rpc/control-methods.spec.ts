@@ -77,6 +77,24 @@ describe('rpc: block and mempool controls (Anvil / Hardhat)', () => {
     expect(withdrawn).to.have.length(1)
   })
 
+  // Anvil 1.7.1 mines these in arrival order; the requeue gave the taken-back one a new arrival, behind the other (audit M, D1).
+  for (const [control, params] of [
+    ['evm_setNextBlockTimestamp', [hex(2_000_000_000n)]],
+    ['hardhat_setCoinbase', [FEE_RECIPIENT]],
+    ['anvil_setBalance', ['SENDER', hex(10n ** 20n)]],
+  ] as const) {
+    it(`a transaction ${control} takes back keeps its place in arrival order: at the same tip it still goes before one that arrived after it`, async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const first = await chain.sendRawTransaction(await signer(chain, 3).sign({ to: HOLDER, value: 1n }))
+      await chain.tick()
+      const second = await chain.sendRawTransaction(await signer(chain, 2).sign({ to: HOLDER, value: 2n }))
+      await request(chain, control, ...params.map((param) => (param === 'SENDER' ? chain.accounts[3].address : param)))
+      expect(chain.pending.transactions).to.have.length(0)
+      await request(chain, 'evm_mine')
+      expect((await block(chain, 'latest')).transactions).to.deep.equal([first, second])
+    })
+  }
+
   it('hardhat_setPrevRandao sets the next block mixHash (prevRandao)', async () => {
     const chain = await createChain()
     const randao = `0x${'42'.repeat(32)}` as Hex

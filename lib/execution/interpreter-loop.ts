@@ -7,7 +7,8 @@
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
 import { CodeAnalysis } from './code-analysis.ts'
-import { JUMP, JUMPI, REVERT } from './opcode-bytes.ts'
+import { JUMP, JUMPI } from './opcode-bytes.ts'
+import { notify, StepEvent, type StepListener } from './step-event.ts'
 
 /** What the interpreter reads of the EVM that runs it (the devnet's). */
 export interface InterpretingEVM {
@@ -18,14 +19,14 @@ export interface InterpretingEVM {
   /** Whether code is analysed by {@link CodeAnalysis} (plain frames, no EIP-8024 immediates), else by the library. */
   readonly scansJumpsOnly: boolean
   readonly DEBUG: boolean
-  readonly events: { listenerCount(event: string): number }
+  readonly events: { listenerCount(event: string): number; listeners(event: 'step'): readonly StepListener[] }
   /** The opcode table by opcode byte. */
   readonly _opcodeMap: readonly OpcodeEntry[]
 }
 
 /** One opcode as the library's tables hold it: its fixed facts, its handler and, with dynamic gas, its gas handler. */
 type OpcodeEntry = {
-  opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
+  opcodeInfo: { code: number; fee: number; fullName: string; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
   opHandler: (runState: unknown, common: Common) => unknown
   gasHandler: (runState: unknown, gas: bigint, common: Common) => bigint | Promise<bigint>
 }
@@ -41,14 +42,17 @@ type InterpreterRunState = {
   validJumps: unknown
   cachedPushes: unknown
   shouldDoJumpAnalysis: boolean
-  /** The frame's memory; `read` is its class's method unless {@link cachingInterpreter}'s step hook stands in for it. */
-  memory: { read?: (offset: number, length: number) => Uint8Array }
+  memory: { _store: Uint8Array }
+  memoryWordCount: bigint
+  stack: { getStack(): bigint[] }
+  stateManager: unknown
 }
 type RunResult = { runState?: InterpreterRunState; exceptionError?: EVMError }
 /** An interpreter as the devnet's EVM drives it: what it reads of the library's Interpreter. */
 export type InterpreterInstance = {
   _result: { selfdestruct?: Map<string, string>; createdAddresses?: Set<string>; logs: unknown[]; returnValue?: Uint8Array }
   _evm: InterpretingEVM
+  _env: { depth: number; address: unknown; contract: unknown; codeAddress: unknown; eof?: unknown }
   _runState: InterpreterRunState
   common: Common
   profilerOpts?: { enabled?: boolean }
@@ -63,8 +67,8 @@ export type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
 /** The opcodes whose presence triggers jump analysis, as in the library (0x5e was EIP-2315's JUMPSUB; it is MCOPY now). */
 const JUMP_OPCODES = new Set([JUMP, JUMPI, 0x5e])
 
-/** What the step event carries as REVERT's data here: nothing (see `_runStepHook`). */
-const NO_REVERT_DATA = (): Uint8Array => new Uint8Array(0)
+/** What the library's step hook resolves to when no listener answered later. */
+const ANNOUNCED = Promise.resolve()
 
 function isEVMError(error: unknown): error is EVMError {
   return typeof error === 'object' && error !== null && (error as { errorType?: string }).errorType === 'EVMError'
@@ -91,20 +95,26 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
     }
 
     /**
-     * The library's step event (tracing), without the revert data it reads for a REVERT before
-     * the step's gas is checked: no tracer here reads it, and a stretch the step cannot pay for
-     * threw a RangeError past 2^32 bytes (an internal error where geth traces the failed step),
-     * or was allocated below that (1 GiB). The library reads it before its first await.
+     * The library's step hook (tracing) where its own loop runs (Amsterdam's or binary trees'
+     * frame rules, EOF code): the event of {@link announce}. Under `DEBUG`, the library's.
      */
     override _runStepHook(dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void> {
-      if (this._runState.opCode !== REVERT) return super._runStepHook(dynamicFee, gasLeft, memorySize)
-      const { memory } = this._runState
-      memory.read = NO_REVERT_DATA
-      try {
-        return super._runStepHook(dynamicFee, gasLeft, memorySize)
-      } finally {
-        delete memory.read
-      }
+      if (this._evm.DEBUG || this._env.eof !== undefined) return super._runStepHook(dynamicFee, gasLeft, memorySize)
+      return this.announce(dynamicFee, memorySize) ?? ANNOUNCED
+    }
+
+    /**
+     * Tells the `step` listeners (tracers) of the opcode about to run, as the library's step
+     * event, lighter: memory is copied only if a tracer reads it (the struct logger with
+     * `enableMemory`, a call's input, a log's data; a copy every step was most of a trace's
+     * time), and no revert data is read for a REVERT before its gas is checked (no tracer reads
+     * it; a stretch past 2^32 bytes threw a RangeError, where geth traces the failed step). A
+     * promise only if a listener answers later.
+     */
+    private announce(dynamicFee: bigint, memoryWords: bigint): Promise<void> | undefined {
+      const runState = this._runState
+      const info = this._evm._opcodeMap[runState.opCode].opcodeInfo
+      return notify(this._evm.events.listeners('step'), new StepEvent(runState, this._env, info, dynamicFee, runState.gasLeft, memoryWords), 0)
     }
 
     /**
@@ -113,16 +123,16 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
      * `runStep` is an async function, so every opcode cost a promise and a microtask; here an
      * opcode is awaited only when its gas or its handler is asynchronous (storage not yet
      * loaded, SSTORE, account reads, calls and creations), and PUSH, DUP, arithmetic, memory and
-     * jumps run straight on (memory-gas.ts makes memory's gas synchronous). Otherwise, the
-     * library's.
+     * jumps run straight on (memory-gas.ts makes memory's gas synchronous); traced, each step is
+     * announced first ({@link announce}). Otherwise (a profiler, `DEBUG`), the library's.
      */
     override run(code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
       const evm = this._evm
-      if (!evm.plainFrames || code[0] === 0xef || evm.DEBUG || this.profilerOpts?.enabled === true || evm.events.listenerCount('step') > 0) return super.run(code, opts)
-      return this.runPlain(code, opts.pc)
+      if (!evm.plainFrames || code[0] === 0xef || evm.DEBUG || this.profilerOpts?.enabled === true) return super.run(code, opts)
+      return this.runPlain(code, opts.pc, evm.events.listenerCount('step') > 0)
     }
 
-    private async runPlain(code: Uint8Array, pc: number | undefined): Promise<RunResult> {
+    private async runPlain(code: Uint8Array, pc: number | undefined, traced: boolean): Promise<RunResult> {
       const runState = this._runState
       runState.code = code
       runState.programCounter = pc ?? runState.programCounter
@@ -144,7 +154,7 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
         const entry = opcodes[opcode]
         runState.opCode = entry.opcodeInfo.code
         try {
-          const pending = this.step(entry)
+          const pending = traced ? this.tracedStep(entry) : this.step(entry)
           if (pending !== undefined) await pending
         } catch (error) {
           if (!isEVMError(error)) throw error
@@ -161,6 +171,39 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
       if (!entry.opcodeInfo.dynamicGas) return this.execute(entry, entry.opcodeInfo.feeBigInt)
       const gas = entry.gasHandler(this._runState, entry.opcodeInfo.feeBigInt, this.common)
       return gas instanceof Promise ? gas.then((amount) => this.execute(entry, amount)) : this.execute(entry, gas)
+    }
+
+    /**
+     * {@link step}, announcing the opcode once its gas is known, as the library's `runStep` does:
+     * a gas charge that fails (out of gas) is announced with the opcode's fixed fee, then thrown.
+     */
+    private tracedStep(entry: OpcodeEntry): Promise<unknown> | undefined {
+      const info = entry.opcodeInfo
+      const memoryWords = this._runState.memoryWordCount
+      if (!info.dynamicGas) return this.announceAndExecute(entry, info.feeBigInt, memoryWords)
+      let gas: bigint | Promise<bigint>
+      try {
+        gas = entry.gasHandler(this._runState, info.feeBigInt, this.common)
+      } catch (error) {
+        return this.announceFailure(error, info.feeBigInt, memoryWords)
+      }
+      if (!(gas instanceof Promise)) return this.announceAndExecute(entry, gas, memoryWords)
+      return gas.then(
+        (amount) => this.announceAndExecute(entry, amount, memoryWords),
+        (error: unknown) => this.announceFailure(error, info.feeBigInt, memoryWords),
+      )
+    }
+
+    private announceAndExecute(entry: OpcodeEntry, gas: bigint, memoryWords: bigint): Promise<unknown> | undefined {
+      const announced = this.announce(gas, memoryWords)
+      return announced === undefined ? this.execute(entry, gas) : announced.then(() => this.execute(entry, gas))
+    }
+
+    /** A gas charge failed: an EVM error (out of gas) is announced with the opcode's fixed fee, then thrown; anything else is thrown at once. */
+    private announceFailure(error: unknown, fee: bigint, memoryWords: bigint): Promise<never> {
+      const announced = isEVMError(error) ? this.announce(fee, memoryWords) : undefined
+      if (announced === undefined) throw error
+      return announced.then(() => Promise.reject(error))
     }
 
     private execute(entry: OpcodeEntry, gas: bigint): Promise<unknown> | undefined {

@@ -13,7 +13,7 @@ import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
 import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
 import { isStepError } from './step-errors.ts'
-import type { FrameStart, FrameType, TracerHooks } from './tracer.ts'
+import type { FrameStart, FrameType, OpcodeStep, TracerHooks } from './tracer.ts'
 
 /** The opcodes that open a frame, by code. */
 const FRAME_OPCODES: Readonly<Record<number, FrameType>> = { [CREATE]: 'CREATE', [CALL]: 'CALL', [CALLCODE]: 'CALLCODE', [DELEGATECALL]: 'DELEGATECALL', [CREATE2]: 'CREATE2', [STATICCALL]: 'STATICCALL' }
@@ -64,6 +64,33 @@ function calleeGas(requested: bigint, gasLeft: bigint, cost: bigint): bigint {
   if (available < 0n) return requested
   const allButOne64th = available - available / 64n
   return requested < allButOne64th ? requested : allButOne64th
+}
+
+/** A step as tracers see it ({@link OpcodeStep}), its memory copied only if one reads it. */
+class ReportedStep implements OpcodeStep {
+  readonly pc: number
+  readonly gas: bigint
+  readonly stack: readonly bigint[]
+  readonly address: Address
+
+  constructor(
+    private readonly step: InterpreterStep,
+    readonly op: string,
+    readonly cost: bigint,
+    readonly depth: number,
+    readonly returnData: Uint8Array,
+    readonly refund: bigint,
+    readonly loaded: bigint | undefined,
+  ) {
+    this.pc = step.pc
+    this.gas = step.gasLeft
+    this.stack = step.stack
+    this.address = step.address.toString() as Address
+  }
+
+  get memory(): Uint8Array {
+    return this.step.memory
+  }
 }
 
 /** The frame a call or creation opcode would open, read off its stack and memory (bottom-first stack). */
@@ -258,19 +285,7 @@ export class TraceSession {
     const refund = code === SSTORE ? this.refund : step.gasRefund
     this.refund = step.gasRefund
     const { tracer } = this
-    tracer.onOpcode?.({
-      pc: step.pc,
-      op,
-      gas: step.gasLeft,
-      cost,
-      depth: frame.depth + 1,
-      stack: step.stack,
-      memory: step.memory,
-      returnData: frame.returnData,
-      refund,
-      address: step.address.toString() as Address,
-      loaded: loaded === undefined ? undefined : bytesToBigInt(loaded),
-    })
+    tracer.onOpcode?.(new ReportedStep(step, op, cost, frame.depth + 1, frame.returnData, refund, loaded === undefined ? undefined : bytesToBigInt(loaded)))
     if (code >= LOG0 && code <= LOG4 && step.stack.length >= 2 + code - LOG0) this.log(step)
   }
 

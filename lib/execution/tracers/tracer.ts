@@ -65,7 +65,7 @@ export interface OpcodeStep {
   readonly depth: number
   /** Bottom first (this step's own copy). */
   readonly stack: readonly bigint[]
-  /** Memory before the opcode expands it (a copy). */
+  /** Memory before the opcode expands it (a copy, made when first read: read it before the step returns). */
   readonly memory: Uint8Array
   /** The return data of the frame's last call. */
   readonly returnData: Uint8Array

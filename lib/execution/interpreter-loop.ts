@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
 import { CodeAnalysis } from './code-analysis.ts'
-import { JUMP, JUMPI } from './opcode-bytes.ts'
+import { JUMP, JUMPI, RETURN, STOP } from './opcode-bytes.ts'
 import { notify, StepEvent, type StepListener } from './step-event.ts'
 
 /** What the interpreter reads of the EVM that runs it (the devnet's). */
@@ -141,6 +141,7 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
       const opcodes = this._evm._opcodeMap
       let analysed = false
       let exceptionError: EVMError | undefined
+      let ranOff = code.length > 0
       while (runState.programCounter < code.length) {
         const opcode = code[runState.programCounter]
         // Jump analysis only for code that jumps, as the library does.
@@ -153,15 +154,23 @@ export function cachingInterpreter(Interpreter: InterpreterClass): InterpreterCl
         }
         const entry = opcodes[opcode]
         runState.opCode = entry.opcodeInfo.code
+        // STOP and RETURN end the loop as running off the code does (halt-opcodes.ts).
+        ranOff = opcode !== STOP && opcode !== RETURN
         try {
           const pending = traced ? this.tracedStep(entry) : this.step(entry)
           if (pending !== undefined) await pending
         } catch (error) {
+          ranOff = false
           if (!isEVMError(error)) throw error
           // STOP is not an exception.
           if (error.error !== EVMError.errorMessages.STOP) exceptionError = error
           break
         }
+      }
+      if (traced && ranOff) {
+        // Code that runs off its end stops there: geth's loop reads STOP past the code and traces it.
+        runState.opCode = STOP
+        await this.announce(0n, runState.memoryWordCount)
       }
       return { runState, exceptionError }
     }

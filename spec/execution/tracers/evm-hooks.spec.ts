@@ -141,6 +141,25 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     }
   })
 
+  it("struct logs: code that runs off its end shows geth's STOP step there (geth reads STOP past the code; Anvil logs it too), and an explicit STOP only once (audit M, D3)", async () => {
+    const cases: [Hex, string[]][] = [
+      ['0x6001600101', ['0:PUSH1', '2:PUSH1', '4:ADD', '5:STOP']],
+      ['0x7f010203', ['0:PUSH32', '33:STOP']], // a PUSH32 cut short
+      ['0x6003565b', ['0:PUSH1', '2:JUMP', '3:JUMPDEST', '4:STOP']],
+      ['0x600160010100', ['0:PUSH1', '2:PUSH1', '4:ADD', '5:STOP']],
+      ['0x60006000f3', ['0:PUSH1', '2:PUSH1', '4:RETURN']],
+    ]
+    for (const [code, steps] of cases) {
+      await rpc(chain, 'anvil_setCode', CONTRACT, code)
+      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', {})
+      expect(structLogs.map(({ pc, op }) => `${pc}:${op}`), code).to.deep.equal(steps)
+      expect(structLogs.at(-1), code).to.deep.include({ depth: 1 })
+    }
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x6001600101')
+    const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', {})
+    expect(structLogs.at(-1)).to.deep.equal({ pc: 5, op: 'STOP', gas: 78991, gasCost: 0, depth: 1, stack: ['0x2'] })
+  })
+
   it("prestateTracer diffMode: clearing an EIP-7702 delegation shows the code hash and nonce in post, no empty code (geth's code is omitempty; Anvil: the nonce alone)", async () => {
     const [alice, bob] = [signer(chain, 0), privateKeyToAccount(chain.accounts[1].privateKey)]
     const send = async (nonce: number, address: Address) => {

@@ -2,7 +2,8 @@
  * The devnet's subclass of @ethereumjs/evm's Interpreter (10.1.3, pinned): jump-destination
  * analysis cached per code array, and a step loop that awaits an opcode only when its gas or
  * its handler is asynchronous (the library's `runStep` is an async function: a promise and a
- * microtask for every PUSH, DUP and ADD). devnet-evm.ts builds its interpreters from it.
+ * microtask for every PUSH, DUP and ADD), traced or not (step-event.ts: what tracers hear).
+ * devnet-evm.ts builds its interpreters from it.
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
@@ -76,7 +77,7 @@ function isEVMError(error: unknown): error is EVMError {
 
 /**
  * The library's interpreter with jump analysis cached per code array, and a step loop that
- * awaits only what is asynchronous, and a step event that reads no revert data. The Interpreter
+ * awaits only what is asynchronous, traced runs too (with a lighter step event). The Interpreter
  * class is not exported; it is taken from a frame the library runs itself (its result's runState
  * holds the interpreter: devnet-evm.ts), which works whether the library is bundled or not.
  */

@@ -13,6 +13,7 @@ import { CALLDATACOPY, CODECOPY, EXP, KECCAK256, LOG0, MCOPY, MLOAD, MSTORE, MST
 
 type OpcodeMap = EVM['_opcodeMap']
 type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
+type Handler = (runState: RunState, common: Common) => unknown
 
 /** What these gas handlers read of the library's run state. */
 interface RunState {
@@ -88,13 +89,26 @@ function copyIntoMemoryGas(runState: RunState, gas: bigint, common: Common): big
   return gas + memoryGrowth(runState, memoryOffset, length, common) + copyGas(length, common)
 }
 
-/** RETURNDATACOPY: as CALLDATACOPY, and out of gas for reading past the return data (legacy code). */
+/** RETURNDATACOPY: as CALLDATACOPY (reading past the return data fails once it is paid for: {@link returnDataBoundsChecked}). */
 function returnDataCopyGas(runState: RunState, gas: bigint, common: Common): bigint {
-  const [memoryOffset, dataOffset, length] = runState.stack.peek(3)
-  if (dataOffset + length > runState.interpreter.getReturnDataSize() && runState.env.eof === undefined) {
-    throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
-  }
+  const [memoryOffset, , length] = runState.stack.peek(3)
   return gas + memoryGrowth(runState, memoryOffset, length, common) + copyGas(length, common)
+}
+
+/**
+ * RETURNDATACOPY's handler behind geth's bounds check (opReturnDataCopy): legacy code reading
+ * past the return data fails with `return data out of bounds` once its gas is paid, where the
+ * library charged it as out of gas first. Both consume the frame's gas; the step's traced cost
+ * and the frame's error are geth's.
+ */
+function returnDataBoundsChecked(handler: Handler): Handler {
+  return (runState: RunState, common: Common) => {
+    const [, dataOffset, length] = runState.stack.peek(3)
+    if (dataOffset + length > runState.interpreter.getReturnDataSize() && runState.env.eof === undefined) {
+      throw new EVMError(EVMError.errorMessages.OUT_OF_RANGE)
+    }
+    return handler(runState, common)
+  }
 }
 
 /** MCOPY (EIP-5656): a charge per word copied, and both stretches. */
@@ -121,7 +135,7 @@ function exponentGas(runState: RunState, gas: bigint, common: Common): bigint {
   return gas + BigInt(bytes) * common.param('expByteGas')
 }
 
-/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones. */
+/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler. */
 export function installMemoryGas(opcodes: OpcodeMap): void {
   const charge = (opcode: number, handler: (runState: RunState, gas: bigint, common: Common) => bigint): void => {
     opcodes[opcode].gasHandler = handler as unknown as GasHandler
@@ -133,6 +147,8 @@ export function installMemoryGas(opcodes: OpcodeMap): void {
   charge(CALLDATACOPY, copyIntoMemoryGas)
   charge(CODECOPY, copyIntoMemoryGas)
   charge(RETURNDATACOPY, returnDataCopyGas)
+  const copyReturnData = opcodes[RETURNDATACOPY].opHandler as unknown as Handler
+  opcodes[RETURNDATACOPY].opHandler = returnDataBoundsChecked(copyReturnData) as unknown as OpcodeMap[number]['opHandler']
   charge(RETURN, outputGas)
   charge(REVERT, outputGas)
   charge(EXP, exponentGas)

@@ -160,6 +160,17 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     expect(structLogs.at(-1)).to.deep.equal({ pc: 5, op: 'STOP', gas: 78991, gasCost: 0, depth: 1, stack: ['0x2'] })
   })
 
+  it("RETURNDATACOPY past the return data fails once its gas is paid, as geth's opReturnDataCopy: the step's whole cost and no step error, `return data out of bounds` for the frame and eth_call", async () => {
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x6020600160003e00') // RETURNDATACOPY(0, 1, 32) with no return data
+    const call = { to: CONTRACT, gas: '0x186a0' }
+    const { structLogs, failed, gas } = await rpc<StructLogs>(chain, 'debug_traceCall', call, 'latest', {})
+    expect([failed, gas]).to.deep.equal([true, 100_000])
+    expect(structLogs.at(-1)).to.deep.equal({ pc: 6, op: 'RETURNDATACOPY', gas: 78991, gasCost: 9, depth: 1, stack: ['0x20', '0x1', '0x0'] })
+    expect(await rpc(chain, 'debug_traceCall', call, 'latest', { tracer: 'callTracer' })).to.deep.include({ gasUsed: '0x186a0', error: 'return data out of bounds' })
+    const refused = await chain.request({ method: 'eth_call', params: [call, 'latest'] }).catch((error: { code: number; message: string }) => error)
+    expect(refused).to.deep.include({ code: -32000, message: 'return data out of bounds' })
+  })
+
   it("prestateTracer diffMode: clearing an EIP-7702 delegation shows the code hash and nonce in post, no empty code (geth's code is omitempty; Anvil: the nonce alone)", async () => {
     const [alice, bob] = [signer(chain, 0), privateKeyToAccount(chain.accounts[1].privateKey)]
     const send = async (nonce: number, address: Address) => {

@@ -31,6 +31,11 @@ function isOutOfGas(outcome: CallOutcome): boolean {
   return outcome.error?.error === 'out of gas' || outcome.error?.error === 'code store out of gas'
 }
 
+/** geth's error for a request that fails at the highest gas it may have. */
+function allowanceExceeded(hi: bigint): ExecutionFailedError {
+  return new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
+}
+
 /** The least gas limit with which the request succeeds. */
 export async function estimateGas(context: EstimateContext, probe: GasProbe): Promise<bigint> {
   const { request } = context
@@ -52,9 +57,13 @@ export async function estimateGas(context: EstimateContext, probe: GasProbe): Pr
     if (outcome !== undefined && outcome.error === undefined) return PLAIN_TRANSFER_GAS
   }
 
-  const atCap = await probe(hi)
+  // geth's execute takes a cap below the intrinsic gas (what the sender can pay, say) as a failed run.
+  const atCap = await probe(hi).catch((error: unknown) => {
+    if (error instanceof TransactionRejectedError && error.reason === TransactionRejection.intrinsicGasTooLow) throw allowanceExceeded(hi)
+    throw error
+  })
   if (atCap.error !== undefined) {
-    if (isOutOfGas(atCap)) throw new ExecutionFailedError(`gas required exceeds allowance (${hi})`)
+    if (isOutOfGas(atCap)) throw allowanceExceeded(hi)
     callResultOrThrow(atCap)
   }
   let lo = atCap.peakGasUsed - 1n

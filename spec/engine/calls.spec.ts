@@ -276,4 +276,14 @@ describe('eth_estimateGas', () => {
     expect(await capOf({ preset: 'base', opStack: { transactionGasCap: false } })).to.equal('gas required exceeds allowance (50000000)')
     expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
+
+  it("a sender whose balance pays for less than the intrinsic gas at the fee cap gets geth's `gas required exceeds allowance (0)`, not an intrinsic-gas refusal (audit O, O1; without a fee cap, 21000)", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const poor = `0x${'00'.repeat(19)}aa` as Address
+    await chain.setBalance(poor, 512n)
+    const transfer = { from: poor, to: `0x${'00'.repeat(19)}bb` }
+    const refused = await rejection(chain.request({ method: 'eth_estimateGas', params: [{ ...transfer, maxFeePerGas: '0x3b9aca00' }] }))
+    expect([refused.code, refused.message]).to.deep.equal([-32000, 'gas required exceeds allowance (0)'])
+    expect(await chain.request({ method: 'eth_estimateGas', params: [transfer] })).to.equal('0x5208')
+  })
 })

@@ -4,7 +4,9 @@
  * @ethereumjs/evm 10.1.3 works it out (opcodes/gas.js, `subMemUsage` in opcodes/util.js), but
  * synchronous: the library's handlers are async functions that await nothing, so every MLOAD
  * and MSTORE cost a promise and a microtask in the step loop, which awaits only what is
- * asynchronous (interpreter-loop.ts). Installed with the word opcodes (without the Amsterdam and
+ * asynchronous (interpreter-loop.ts). Where geth differs from the library, geth's: memory past
+ * what geth prices is out of gas at the fixed cost, and RETURNDATACOPY past the return data fails
+ * in its handler once paid. Installed with the word opcodes (without the Amsterdam and
  * binary-tree frame EIPs, whose code-chunk charges CODECOPY would otherwise add).
  */
 import type { Common } from '@ethereumjs/common'

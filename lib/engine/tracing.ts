@@ -12,6 +12,7 @@ import type { IncludedTransaction, SealedBlock } from '../blocks/block.ts'
 import type { BlockStore } from '../blocks/block-store.ts'
 import type { TransactionReceipt } from '../blocks/receipt.ts'
 import type { BlockBuilder } from '../builder/builder.ts'
+import type { PendingBlockView } from '../builder/pending-block.ts'
 import { toHex } from '../bytes.ts'
 import { ExecutionFailedError, ResourceNotFoundError } from '../errors.ts'
 import type { BlockContext } from '../execution/block-context.ts'
@@ -151,7 +152,7 @@ export class Tracing {
     return this.parts.lane.run('trace', async (run) => {
       const location = view.lookups.find(hash)
       if (location === undefined || location.status === 'mempool') throw new ResourceNotFoundError('transaction not found')
-      const block = location.status === 'sealed' ? this.sealed(location.block) : this.pending()
+      const block = location.status === 'sealed' ? this.sealed(location.block) : this.preconfirmed(location.block)
       const { index } = location.included
       // geth's time box is the traced transaction's (traceTx), not the replay's before it.
       run.pacer.suspend()
@@ -214,6 +215,17 @@ export class Tracing {
     const { header, hash, transactions } = block
     const { context } = this.parts.blocks.resolve({ hash })
     return { transactions, parent: this.parts.history.at(Number(header.number) - 1), context, parentHash: toHex(header.parentHash) as Hash, hash }
+  }
+
+  /**
+   * The pre-confirmed block a transaction was found in: the pending block as it stands, or a
+   * frozen stall's copy of it (which may hold a transaction taken back since, and may build on
+   * an older head).
+   */
+  private preconfirmed(view: PendingBlockView): ExecutedBlock {
+    if (view === this.parts.builder.pending.view) return this.pending()
+    const { transactions, context, parentHash } = view
+    return { transactions: [...transactions], parent: this.parts.history.at(Number(context.number) - 1), context, parentHash, hash: undefined }
   }
 
   /** The pre-confirmed block as it stands (a trace may outlast the next tick): it builds on the head. */

@@ -169,7 +169,7 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       ['hardhat_dropTransaction', ['HASH']],
       ['preconf_dropPreconfirmations', []],
     ] as const) {
-      it(`pending 'frozen': after ${control} during the stall, the frozen block's transaction keeps its receipt and pending state (audit L, D6)`, async () => {
+      it(`pending 'frozen': after ${control} during the stall, the frozen block's transaction keeps its receipt, its trace and pending state (audit L, D6)`, async () => {
         await open()
         const hash = await send(0, { value: 3n })
         await chain.clock.advance(200)
@@ -178,6 +178,8 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
         const receipt = await receiptOf(chain, hash)
         expect(receipt).to.include({ transactionHash: hash, blockNumber: '0x1', blockHash: `0x${'0'.repeat(64)}` })
         expect(await rpc('eth_getTransactionByHash', hash)).to.include({ blockNumber: '0x1', transactionIndex: '0x0' })
+        // Traced in the block it is served from, not the live one it left (review M).
+        expect(await rpc('debug_traceTransaction', hash, { tracer: 'callTracer' })).to.include({ to: BOB.toLowerCase(), value: '0x3' })
         expect((await rpc('eth_getBlockByNumber', 'pending', false)).transactions).to.deep.equal([hash])
         expect(await rpc('eth_getBalance', BOB, 'pending')).to.equal('0x3')
         await chain.clock.advance(4000) // the stall ends at 4200: what the control left is served (a drop requeues by default)

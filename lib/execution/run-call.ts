@@ -148,11 +148,10 @@ export async function runCall(
   if (balance < want) {
     throw new TransactionRejectedError(TransactionRejection.insufficientFunds, `address ${toChecksumAddress(from)} have ${balance} want ${want}`)
   }
+  // geth's state transition checks the intrinsic gas, then EIP-7623's floor, each with its error.
   const { intrinsic, floor } = intrinsicGas(request, environment)
-  const needed = intrinsic > floor ? intrinsic : floor
-  if (gas < needed) {
-    throw new TransactionRejectedError(TransactionRejection.intrinsicGasTooLow, `have ${gas}, want ${needed}`)
-  }
+  if (gas < intrinsic) throw new TransactionRejectedError(TransactionRejection.intrinsicGasTooLow, `have ${gas}, want ${intrinsic}`)
+  if (gas < floor) throw new TransactionRejectedError(TransactionRejection.floorDataGas, `have ${gas}, want ${floor}`)
   // As geth's state transition: the sender's nonce goes up (and its gas is bought) before the
   // authorizations apply, so a self-sponsored EIP-7702 authorization (nonce + 1) is valid here too.
   layer.putAccount(from, withAccountFields(sender, { nonce: (sender?.nonce ?? 0n) + 1n, balance: balance - gas * price }))

@@ -277,6 +277,17 @@ describe('eth_estimateGas', () => {
     expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
 
+  it("a call with gas between its intrinsic gas and EIP-7623's floor gets geth's floor error, below the intrinsic gas geth's intrinsic one (review M)", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    // 100 non-zero bytes: intrinsic 21000 + 1600 = 22600, floor 21000 + 10 × 400 tokens = 25000.
+    const call = { from: signer(chain, 0).address, to: `0x${'00'.repeat(19)}bb`, data: `0x${'ff'.repeat(100)}` }
+    const between = await rejection(chain.request({ method: 'eth_call', params: [{ ...call, gas: toHex(24_000) }, 'latest'] }))
+    expect([between.code, between.message]).to.deep.equal([-32000, 'insufficient gas for floor data gas cost: have 24000, want 25000'])
+    const below = await rejection(chain.request({ method: 'eth_call', params: [{ ...call, gas: toHex(22_000) }, 'latest'] }))
+    expect(below.message).to.equal('intrinsic gas too low: have 22000, want 22600')
+    expect(await chain.request({ method: 'eth_call', params: [{ ...call, gas: toHex(25_000) }, 'latest'] })).to.equal('0x')
+  })
+
   it("a sender whose balance pays for less than the intrinsic gas at the fee cap gets geth's `gas required exceeds allowance (0)`, not an intrinsic-gas refusal (audit O, O1; without a fee cap, 21000)", async () => {
     const chain = await createChain({ clock: 'manual' })
     const poor = `0x${'00'.repeat(19)}aa` as Address

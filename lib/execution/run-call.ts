@@ -144,7 +144,8 @@ export async function runCall(
 
   const sender = await readAccount(layer, from)
   const balance = sender?.balance ?? 0n
-  const want = gas * price + value
+  // geth's buyGas checks the balance at the fee cap and charges the price paid.
+  const want = gas * (request.maxFeePerGas ?? price) + value
   if (balance < want) {
     throw new TransactionRejectedError(TransactionRejection.insufficientFunds, `address ${toChecksumAddress(from)} have ${balance} want ${want}`)
   }

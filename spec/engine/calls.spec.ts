@@ -277,6 +277,19 @@ describe('eth_estimateGas', () => {
     expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
 
+  it("checks the sender's balance at the fee cap, as geth's buyGas (it charges the price paid): a call and an estimate the sender can pay only at the base fee are refused (review M)", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const sender = `0x${'00'.repeat(19)}aa` as Address
+    await chain.setBalance(sender, 21_000n * 2n * 10n ** 9n)
+    const transfer = { from: sender, to: `0x${'00'.repeat(19)}bb`, maxFeePerGas: toHex(100n * 10n ** 9n), maxPriorityFeePerGas: '0x1' }
+    const call = await rejection(chain.request({ method: 'eth_call', params: [{ ...transfer, gas: toHex(21_000) }, 'latest'] }))
+    expect(call.message).to.equal('insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000AA have 42000000000000 want 2100000000000000')
+    const estimate = await rejection(chain.request({ method: 'eth_estimateGas', params: [transfer, 'pending'] }))
+    expect(estimate.message).to.equal('gas required exceeds allowance (420)')
+    // At a fee cap the balance covers, the same transfer is 21000.
+    expect(await chain.request({ method: 'eth_estimateGas', params: [{ ...transfer, maxFeePerGas: toHex(2n * 10n ** 9n) }, 'pending'] })).to.equal('0x5208')
+  })
+
   it("a call with gas between its intrinsic gas and EIP-7623's floor gets geth's floor error, below the intrinsic gas geth's intrinsic one (review M)", async () => {
     const chain = await createChain({ clock: 'manual' })
     // 100 non-zero bytes: intrinsic 21000 + 1600 = 22600, floor 21000 + 10 × 400 tokens = 25000.

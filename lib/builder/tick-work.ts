@@ -23,7 +23,7 @@ export interface TickWork {
   readonly index: number
   /** Its writes, over the pending block. */
   readonly tick: StateLayer
-  /** The accounts it read of the pending block (its own writes aside). */
+  /** What it read of the pending block, accounts and storage (its own writes aside). */
   readonly reads: ReadRecorder
   readonly included: IncludedTransaction[]
   readonly dropped: DroppedTransaction[]

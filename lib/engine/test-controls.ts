@@ -256,7 +256,8 @@ export class TestControls {
    * `address`'s state on (requeued): an edit of it would leave a block whose transactions, run
    * again on the edited state, give another result (a sender's nonce, a recipient's balance, a
    * slot a contract read). Anvil runs its pending transactions on the edited state when it mines
-   * them; the next tick does here (at once under `instant`). Returns whether any were.
+   * them; the next tick does here (at once under `instant`). An OP-stack block's opening
+   * pre-confirmation (its system deposits) is never taken back. Returns whether any were.
    */
   private withdrawReaders(address: Address, part: keyof StateReads): boolean {
     const { builder } = this.parts

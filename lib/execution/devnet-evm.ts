@@ -60,6 +60,8 @@ function revealInterpreter(): Promise<void> {
     const first = runState!.interpreter as unknown as InterpreterInstance
     newInterpreter = interpreterFactory(cachingInterpreter(first.constructor as InterpreterClass), first)
   })
+  // A failure is the frame's to report; the next frame tries again.
+  revealing.catch(() => (revealing = undefined))
   return revealing
 }
 

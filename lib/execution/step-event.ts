@@ -52,7 +52,7 @@ export function notify(listeners: readonly StepListener[], event: StepEvent, fro
   return undefined
 }
 
-/** The library's step event (InterpreterStep) for legacy code, its memory copied when first read. */
+/** The library's step event (InterpreterStep) for legacy code, its memory copied when first read; without REVERT's data and EOF's fields, which no tracer here reads. */
 export class StepEvent {
   readonly pc: number
   readonly gasRefund: bigint

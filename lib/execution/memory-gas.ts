@@ -5,13 +5,14 @@
  * synchronous: the library's handlers are async functions that await nothing, so every MLOAD
  * and MSTORE cost a promise and a microtask in the step loop, which awaits only what is
  * asynchronous (interpreter-loop.ts). Where geth differs from the library, geth's: memory past
- * what geth prices is out of gas at the fixed cost, and RETURNDATACOPY past the return data fails
- * in its handler once paid. Installed with the word opcodes (without the Amsterdam and
+ * what geth prices is out of gas at the fixed cost (for the calls, creations and EXTCODECOPY too,
+ * whose gas the library still prices), and RETURNDATACOPY past the return data fails in its
+ * handler once paid. Installed with the word opcodes (without the Amsterdam and
  * binary-tree frame EIPs, whose code-chunk charges CODECOPY would otherwise add).
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
-import { CALLDATACOPY, CODECOPY, EXP, KECCAK256, LOG0, MCOPY, MLOAD, MSTORE, MSTORE8, RETURN, RETURNDATACOPY, REVERT } from './opcode-bytes.ts'
+import { CALL, CALLCODE, CALLDATACOPY, CODECOPY, CREATE, CREATE2, DELEGATECALL, EXP, EXTCODECOPY, KECCAK256, LOG0, MCOPY, MLOAD, MSTORE, MSTORE8, RETURN, RETURNDATACOPY, REVERT, STATICCALL } from './opcode-bytes.ts'
 
 type OpcodeMap = EVM['_opcodeMap']
 type GasHandler = NonNullable<OpcodeMap[number]['gasHandler']>
@@ -39,15 +40,20 @@ function divCeil(a: bigint, b: bigint): bigint {
  */
 const MAX_MEMORY_WORDS = 0xffffffffn
 
+/** Out of gas for a stretch of memory past what geth prices (an empty stretch needs none). */
+function checkPriceable(offset: bigint, length: bigint): void {
+  if (length !== 0n && divCeil(offset + length, 32n) > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+}
+
 /**
  * The gas to grow memory to cover `length` bytes from `offset` (none for an empty stretch),
  * recorded in the run state as the library's `subMemUsage` does; out of gas past geth's most.
  */
 function memoryGrowth(runState: RunState, offset: bigint, length: bigint, common: Common): bigint {
   if (length === 0n) return 0n
+  checkPriceable(offset, length)
   const words = divCeil(offset + length, 32n)
   if (words <= runState.memoryWordCount) return 0n
-  if (words > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
   if (cost > runState.highestMemCost) {
     const highest = runState.highestMemCost
@@ -137,6 +143,29 @@ function exponentGas(runState: RunState, gas: bigint, common: Common): bigint {
   return gas + BigInt(bytes) * common.param('expByteGas')
 }
 
+/**
+ * The operands (stack positions from the top) of the memory stretches of the opcodes whose gas
+ * the library still prices: calls (input and output), creations (init code), EXTCODECOPY.
+ */
+const LIBRARY_PRICED: ReadonlyArray<readonly [opcode: number, operands: number, stretches: ReadonlyArray<readonly [offset: number, length: number]>]> = [
+  [CALL, 7, [[3, 4], [5, 6]]],
+  [CALLCODE, 7, [[3, 4], [5, 6]]],
+  [DELEGATECALL, 6, [[2, 3], [4, 5]]],
+  [STATICCALL, 6, [[2, 3], [4, 5]]],
+  [CREATE, 3, [[1, 2]]],
+  [CREATE2, 4, [[1, 2]]],
+  [EXTCODECOPY, 4, [[1, 3]]],
+]
+
+/** `handler` behind geth's memory bound: a stretch it cannot price is out of gas at the opcode's fixed cost, before the library prices it. */
+function memoryBounded(handler: GasHandler, operands: number, stretches: ReadonlyArray<readonly [number, number]>): GasHandler {
+  return ((runState: RunState, gas: bigint, common: Common) => {
+    const stack = runState.stack.peek(operands)
+    for (const [offset, length] of stretches) checkPriceable(stack[offset], stack[length])
+    return (handler as unknown as (runState: RunState, gas: bigint, common: Common) => unknown)(runState, gas, common)
+  }) as unknown as GasHandler
+}
+
 /** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler. */
 export function installMemoryGas(opcodes: OpcodeMap): void {
   const charge = (opcode: number, handler: (runState: RunState, gas: bigint, common: Common) => bigint): void => {
@@ -155,6 +184,10 @@ export function installMemoryGas(opcodes: OpcodeMap): void {
   charge(REVERT, outputGas)
   charge(EXP, exponentGas)
   for (let topics = 0; topics <= 4; topics++) charge(LOG0 + topics, logGas)
+  for (const [opcode, operands, stretches] of LIBRARY_PRICED) {
+    const entry = opcodes[opcode]
+    if (entry?.gasHandler !== undefined) entry.gasHandler = memoryBounded(entry.gasHandler, operands, stretches)
+  }
   // MCOPY is in the table from Cancun on.
   if (opcodes[MCOPY]?.opcodeInfo.dynamicGas === true) charge(MCOPY, memoryCopyGas)
 }

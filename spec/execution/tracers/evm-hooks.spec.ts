@@ -133,6 +133,7 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
       ['0x6801000000000000000051', 'MLOAD', 3], // MLOAD(2^64)
       ['0x67ffffffffffffffff60002000', 'KECCAK256', 30], // KECCAK256(0, 2^64 - 1)
       ['0x640100000000515000', 'MLOAD', 3 + 35_184_775_266_307], // MLOAD(2^32): 2^27 + 1 words, 3 each plus the square / 512
+      ['0x6801000000000000000060006000f000', 'CREATE', 32_000], // CREATE(0, 0, 2^64): the library prices a creation's memory itself
     ]
     for (const [code, op, gasCost] of cases) {
       await rpc(chain, 'anvil_setCode', CONTRACT, code)

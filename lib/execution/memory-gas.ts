@@ -40,7 +40,7 @@ function divCeil(a: bigint, b: bigint): bigint {
  */
 const MAX_MEMORY_WORDS = 0xffffffffn
 
-/** Out of gas for a stretch of memory past what geth prices (an empty stretch needs none). */
+/** Out of gas for a stretch of memory past what geth prices (an empty stretch needs none): the check {@link memoryGrowth} makes, for the opcodes the library prices. */
 function checkPriceable(offset: bigint, length: bigint): void {
   if (length !== 0n && divCeil(offset + length, 32n) > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
 }
@@ -51,9 +51,9 @@ function checkPriceable(offset: bigint, length: bigint): void {
  */
 function memoryGrowth(runState: RunState, offset: bigint, length: bigint, common: Common): bigint {
   if (length === 0n) return 0n
-  checkPriceable(offset, length)
   const words = divCeil(offset + length, 32n)
   if (words <= runState.memoryWordCount) return 0n
+  if (words > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
   if (cost > runState.highestMemCost) {
     const highest = runState.highestMemCost
@@ -166,7 +166,7 @@ function memoryBounded(handler: GasHandler, operands: number, stretches: Readonl
   }) as unknown as GasHandler
 }
 
-/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler. */
+/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler; the calls', creations' and EXTCODECOPY's behind geth's memory bound. */
 export function installMemoryGas(opcodes: OpcodeMap): void {
   const charge = (opcode: number, handler: (runState: RunState, gas: bigint, common: Common) => bigint): void => {
     opcodes[opcode].gasHandler = handler as unknown as GasHandler

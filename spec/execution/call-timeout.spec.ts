@@ -162,7 +162,7 @@ describe('time-boxed calls (geth --rpc.evmtimeout)', () => {
 
   it("a block trace gives each transaction the whole time box, as geth's traceTx does: loop transactions that together outlast it trace, one that alone outlasts it fails the block with `execution timeout`", async () => {
     const chain = await installed({ clock: 'manual' })
-    const gas = 500_000n
+    const gas = 1_500_000n
     const loops = await Promise.all([0, 1, 2, 3, 4, 5].map((from) => signer(chain, from).sign({ to: LOOP_AT, gas })))
     for (const raw of loops) await chain.sendRawTransaction(raw)
     const block = (await chain.mine()).header.number
@@ -170,13 +170,13 @@ describe('time-boxed calls (geth --rpc.evmtimeout)', () => {
     expect(hashes.transactions).to.have.length(6)
     const trace = (params: unknown[], method = 'debug_traceTransaction') => chain.request({ method, params })
     const traceBlock = (timeout: string) => timed(trace([`0x${block.toString(16)}`, { tracer: 'callTracer', timeout }], 'debug_traceBlockByNumber'))
-    // The six traced untimed, the best of two; a time box of 1/2.5 of that leaves each
-    // transaction (~1/6) and the whole (2.5 boxes) room both ways on a busy machine.
+    // The six traced untimed, the best of two; a time box of half that leaves each transaction
+    // (~1/6 of it: a third of the box) and the whole (two boxes) room both ways on a busy machine.
     const untimed = Math.min((await traceBlock('60s')).ms, (await traceBlock('60s')).ms)
-    const timeout = `${Math.ceil(untimed / 2.5)}ms`
+    const timeout = `${Math.ceil(untimed / 2)}ms`
     const blockTrace = await traceBlock(timeout)
     expect(blockTrace.error, `6 transactions, ${untimed.toFixed(0)} ms in all, under a ${timeout} timeout each`).to.equal(undefined)
-    expect(blockTrace.ms).to.be.above(untimed / 2.5)
+    expect(blockTrace.ms).to.be.above(untimed / 2)
     // The last one's predecessors are replayed before its own time box starts.
     expect((await timed(trace([hashes.transactions[5], { tracer: 'callTracer', timeout }]))).error).to.equal(undefined)
 

@@ -6,8 +6,8 @@
  * and MSTORE cost a promise and a microtask in the step loop, which awaits only what is
  * asynchronous (interpreter-loop.ts). Where geth differs from the library, geth's: memory past
  * what geth prices is out of gas at the fixed cost (for the calls, creations and EXTCODECOPY too,
- * whose gas the library still prices), and RETURNDATACOPY past the return data fails in its
- * handler once paid. Installed with the word opcodes (without the Amsterdam and
+ * whose gas the library still prices), so is init code past EIP-3860's limit, and RETURNDATACOPY
+ * past the return data fails in its handler once paid. Installed with the word opcodes (without the Amsterdam and
  * binary-tree frame EIPs, whose code-chunk charges CODECOPY would otherwise add).
  */
 import type { Common } from '@ethereumjs/common'
@@ -145,15 +145,13 @@ function exponentGas(runState: RunState, gas: bigint, common: Common): bigint {
 
 /**
  * The operands (stack positions from the top) of the memory stretches of the opcodes whose gas
- * the library still prices: calls (input and output), creations (init code), EXTCODECOPY.
+ * the library still prices: calls (input and output), EXTCODECOPY (creations: {@link creationChecked}).
  */
 const LIBRARY_PRICED: ReadonlyArray<readonly [opcode: number, operands: number, stretches: ReadonlyArray<readonly [offset: number, length: number]>]> = [
   [CALL, 7, [[3, 4], [5, 6]]],
   [CALLCODE, 7, [[3, 4], [5, 6]]],
   [DELEGATECALL, 6, [[2, 3], [4, 5]]],
   [STATICCALL, 6, [[2, 3], [4, 5]]],
-  [CREATE, 3, [[1, 2]]],
-  [CREATE2, 4, [[1, 2]]],
   [EXTCODECOPY, 4, [[1, 3]]],
 ]
 
@@ -166,7 +164,26 @@ function memoryBounded(handler: GasHandler, operands: number, stretches: Readonl
   }) as unknown as GasHandler
 }
 
-/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler; the calls', creations' and EXTCODECOPY's behind geth's memory bound. */
+/**
+ * CREATE's and CREATE2's `handler` behind geth's checks, in geth's order (gasCreateEip3860): a
+ * static frame, memory past geth's bound, then EIP-3860's limit on init code, whose step is out
+ * of gas at the fixed cost with geth's text (`out of gas: max initcode size exceeded: code size
+ * 49153 limit 49152`), where the library charged the whole cost and then failed in its handler.
+ */
+function creationChecked(handler: GasHandler): GasHandler {
+  return ((runState: RunState, gas: bigint, common: Common) => {
+    if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+    const [, offset, length] = runState.stack.peek(3)
+    checkPriceable(offset, length)
+    if (common.isActivatedEIP(3860)) {
+      const limit = common.param('maxInitCodeSize')
+      if (length > limit) throw new EVMError(`out of gas: max initcode size exceeded: code size ${length} limit ${limit}` as EVMError['error'])
+    }
+    return (handler as unknown as (runState: RunState, gas: bigint, common: Common) => unknown)(runState, gas, common)
+  }) as unknown as GasHandler
+}
+
+/** Replaces the gas handlers of the memory opcodes and EXP in `opcodes` (one EVM's own table) with synchronous ones, RETURNDATACOPY's bounds check moved to its handler; the calls', creations' and EXTCODECOPY's behind geth's memory bound, the creations' behind EIP-3860's limit. */
 export function installMemoryGas(opcodes: OpcodeMap): void {
   const charge = (opcode: number, handler: (runState: RunState, gas: bigint, common: Common) => bigint): void => {
     opcodes[opcode].gasHandler = handler as unknown as GasHandler
@@ -187,6 +204,10 @@ export function installMemoryGas(opcodes: OpcodeMap): void {
   for (const [opcode, operands, stretches] of LIBRARY_PRICED) {
     const entry = opcodes[opcode]
     if (entry?.gasHandler !== undefined) entry.gasHandler = memoryBounded(entry.gasHandler, operands, stretches)
+  }
+  for (const opcode of [CREATE, CREATE2]) {
+    const entry = opcodes[opcode]
+    if (entry?.gasHandler !== undefined) entry.gasHandler = creationChecked(entry.gasHandler)
   }
   // MCOPY is in the table from Cancun on.
   if (opcodes[MCOPY]?.opcodeInfo.dynamicGas === true) charge(MCOPY, memoryCopyGas)

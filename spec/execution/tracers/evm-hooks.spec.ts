@@ -172,6 +172,29 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     expect(refused).to.deep.include({ code: -32000, message: 'return data out of bounds' })
   })
 
+  it("CREATE and CREATE2 of init code past EIP-3860's limit are out of gas on their gas charge, as geth's gasCreateEip3860: the fixed cost, geth's text on the step, the frame and eth_call (Anvil: 0 and `Some(CreateInitCodeSizeLimit)`)", async () => {
+    const TEXT = 'out of gas: max initcode size exceeded: code size 49153 limit 49152'
+    const cases: [Hex, string][] = [
+      ['0x6200c00160006000f000', 'CREATE'], // CREATE(0, 0, 49153)
+      ['0x60006200c00160006000f500', 'CREATE2'], // CREATE2(0, 0, 49153, 0)
+    ]
+    for (const [code, op] of cases) {
+      await rpc(chain, 'anvil_setCode', CONTRACT, code)
+      const call = { to: CONTRACT, gas: '0x100000' }
+      const { structLogs, failed } = await rpc<StructLogs>(chain, 'debug_traceCall', call, 'latest', {})
+      expect(failed, op).to.equal(true)
+      expect(structLogs.at(-1), op).to.deep.include({ op, gasCost: 32_000, error: TEXT })
+      expect(await rpc(chain, 'debug_traceCall', call, 'latest', { tracer: 'callTracer' }), op).to.deep.include({ gasUsed: '0x100000', error: TEXT })
+      const refused = await chain.request({ method: 'eth_call', params: [call, 'latest'] }).catch((error: { code: number; message: string }) => error)
+      expect(refused, op).to.deep.include({ code: -32000, message: TEXT })
+    }
+    // At the limit the creation runs (49152 zero bytes: STOP at once), charged its memory and words.
+    await rpc(chain, 'anvil_setCode', CONTRACT, '0x6200c00060006000f000')
+    const { structLogs, failed } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x100000' }, 'latest', {})
+    expect(failed).to.equal(false)
+    expect(structLogs.find((step) => step.op === 'CREATE')).to.deep.include({ gasCost: 32_000 + 9_216 + 3_072 })
+  })
+
   it("prestateTracer diffMode: clearing an EIP-7702 delegation shows the code hash and nonce in post, no empty code (geth's code is omitempty; Anvil: the nonce alone)", async () => {
     const [alice, bob] = [signer(chain, 0), privateKeyToAccount(chain.accounts[1].privateKey)]
     const send = async (nonce: number, address: Address) => {

@@ -27,8 +27,10 @@ export interface EstimateContext {
   readonly transactionGasCap: bigint | undefined
 }
 
+/** Whether the run ran out of gas, its gas charge failing included (geth's errors.Is(err, ErrOutOfGas): `out of gas: …`). */
 function isOutOfGas(outcome: CallOutcome): boolean {
-  return outcome.error?.error === 'out of gas' || outcome.error?.error === 'code store out of gas'
+  const error = outcome.error?.error
+  return error === 'out of gas' || error === 'code store out of gas' || (error?.startsWith('out of gas:') ?? false)
 }
 
 /** geth's error for a request that fails at the highest gas it may have. */

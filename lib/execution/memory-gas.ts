@@ -5,10 +5,11 @@
  * synchronous: the library's handlers are async functions that await nothing, so every MLOAD
  * and MSTORE cost a promise and a microtask in the step loop, which awaits only what is
  * asynchronous (interpreter-loop.ts). Where geth differs from the library, geth's: memory past
- * what geth prices is out of gas at the fixed cost (for the calls, creations and EXTCODECOPY too,
- * whose gas the library still prices), so is init code past EIP-3860's limit, and RETURNDATACOPY
- * past the return data fails in its handler once paid. Installed with the word opcodes (without the Amsterdam and
- * binary-tree frame EIPs, whose code-chunk charges CODECOPY would otherwise add).
+ * what geth prices fails at the fixed cost with geth's text (for the calls, creations and
+ * EXTCODECOPY too, whose gas the library still prices), so does init code past EIP-3860's limit,
+ * and RETURNDATACOPY past the return data fails in its handler once paid. Installed with the
+ * word opcodes (without the Amsterdam and binary-tree frame EIPs, whose code-chunk charges
+ * CODECOPY would otherwise add).
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
@@ -35,25 +36,44 @@ function divCeil(a: bigint, b: bigint): bigint {
 
 /**
  * The most memory geth prices, in words (0x1FFFFFFFE0 bytes): past it the gas would not fit a
- * uint64, and the step is out of gas with only its fixed cost counted (memoryGasCost's
- * ErrGasUintOverflow), which a struct log shows. No gas limit could pay for it anyway.
+ * uint64, and the step fails on its gas charge with only its fixed cost counted, which a struct
+ * log shows. No gas limit could pay for it anyway.
  */
 const MAX_MEMORY_WORDS = 0xffffffffn
+/** The last byte count geth rounds up to words without overflowing a uint64 (toWordSize × 32). */
+const MAX_ROUNDED_BYTES = (1n << 64n) - 32n
 
-/** Out of gas for a stretch of memory past what geth prices (an empty stretch needs none): the check {@link memoryGrowth} makes, for the opcodes the library prices. */
-function checkPriceable(offset: bigint, length: bigint): void {
-  if (length !== 0n && divCeil(offset + length, 32n) > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+/**
+ * geth's failure for stretches of memory (offset, length pairs) one of which it cannot price,
+ * else undefined (an empty stretch needs none): memory whose size does not round to words in a
+ * uint64 fails before the gas (`gas uint64 overflow`, from the interpreter's memorySize), memory
+ * past the priced bound on the gas charge (`out of gas: gas uint64 overflow`, memoryGasCost).
+ */
+function unpriceable(stretches: ReadonlyArray<readonly [offset: bigint, length: bigint]>): EVMError | undefined {
+  let pastBound = false
+  for (const [offset, length] of stretches) {
+    if (length === 0n) continue
+    if (offset + length > MAX_ROUNDED_BYTES) return new EVMError('gas uint64 overflow' as EVMError['error'])
+    if (divCeil(offset + length, 32n) > MAX_MEMORY_WORDS) pastBound = true
+  }
+  return pastBound ? new EVMError('out of gas: gas uint64 overflow' as EVMError['error']) : undefined
+}
+
+/** Throws geth's failure for the stretches if it cannot price one of them ({@link unpriceable}). */
+function checkPriceable(...stretches: ReadonlyArray<readonly [offset: bigint, length: bigint]>): void {
+  const failure = unpriceable(stretches)
+  if (failure !== undefined) throw failure
 }
 
 /**
  * The gas to grow memory to cover `length` bytes from `offset` (none for an empty stretch),
- * recorded in the run state as the library's `subMemUsage` does; out of gas past geth's most.
+ * recorded in the run state as the library's `subMemUsage` does; geth's failure past its most.
  */
 function memoryGrowth(runState: RunState, offset: bigint, length: bigint, common: Common): bigint {
   if (length === 0n) return 0n
   const words = divCeil(offset + length, 32n)
   if (words <= runState.memoryWordCount) return 0n
-  if (words > MAX_MEMORY_WORDS) throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+  if (words > MAX_MEMORY_WORDS) checkPriceable([offset, length])
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas')
   if (cost > runState.highestMemCost) {
     const highest = runState.highestMemCost
@@ -122,6 +142,7 @@ function returnDataBoundsChecked(handler: Handler): Handler {
 /** MCOPY (EIP-5656): a charge per word copied, and both stretches. */
 function memoryCopyGas(runState: RunState, gas: bigint, common: Common): bigint {
   const [destination, source, length] = runState.stack.peek(3)
+  checkPriceable([source, length], [destination, length])
   gas += 3n * ((length + 31n) / 32n)
   gas += memoryGrowth(runState, source, length, common)
   return gas + memoryGrowth(runState, destination, length, common)
@@ -155,11 +176,11 @@ const LIBRARY_PRICED: ReadonlyArray<readonly [opcode: number, operands: number, 
   [EXTCODECOPY, 4, [[1, 3]]],
 ]
 
-/** `handler` behind geth's memory bound: a stretch it cannot price is out of gas at the opcode's fixed cost, before the library prices it. */
+/** `handler` behind geth's memory bound: a stretch it cannot price fails at the opcode's fixed cost, before the library prices it. */
 function memoryBounded(handler: GasHandler, operands: number, stretches: ReadonlyArray<readonly [number, number]>): GasHandler {
   return ((runState: RunState, gas: bigint, common: Common) => {
     const stack = runState.stack.peek(operands)
-    for (const [offset, length] of stretches) checkPriceable(stack[offset], stack[length])
+    checkPriceable(...stretches.map(([offset, length]) => [stack[offset], stack[length]] as const))
     return (handler as unknown as (runState: RunState, gas: bigint, common: Common) => unknown)(runState, gas, common)
   }) as unknown as GasHandler
 }
@@ -174,7 +195,7 @@ function creationChecked(handler: GasHandler): GasHandler {
   return ((runState: RunState, gas: bigint, common: Common) => {
     if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
     const [, offset, length] = runState.stack.peek(3)
-    checkPriceable(offset, length)
+    checkPriceable([offset, length])
     if (common.isActivatedEIP(3860)) {
       const limit = common.param('maxInitCodeSize')
       if (length > limit) throw new EVMError(`out of gas: max initcode size exceeded: code size ${length} limit ${limit}` as EVMError['error'])

@@ -277,6 +277,18 @@ describe('eth_estimateGas', () => {
     expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
 
+  it("takes a failed gas charge (`out of gas: …`) at the cap as out of gas, as geth's errors.Is(err, ErrOutOfGas); `gas uint64 overflow`, which geth does not wrap, is the call's own error", async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const contract = `0x${'00'.repeat(19)}c0` as Address
+    const estimate = async (code: Hex) => {
+      await chain.request({ method: 'anvil_setCode', params: [contract, code] })
+      return (await rejection(chain.request({ method: 'eth_estimateGas', params: [{ from: signer(chain, 0).address, to: contract }] }))).message
+    }
+    expect(await estimate('0x65010000000000515000')).to.equal('gas required exceeds allowance (30000000)') // MLOAD(2^40): past geth's priced memory
+    expect(await estimate('0x6200c00160006000f000')).to.equal('gas required exceeds allowance (30000000)') // CREATE of 49153 bytes of init code
+    expect(await estimate('0x6801000000000000000051')).to.equal('gas uint64 overflow') // MLOAD(2^64)
+  })
+
   it("checks the sender's balance at the fee cap, as geth's buyGas (it charges the price paid): a call and an estimate the sender can pay only at the base fee are refused (review M)", async () => {
     const chain = await createChain({ clock: 'manual' })
     const sender = `0x${'00'.repeat(19)}aa` as Address

@@ -128,17 +128,27 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     expect(await rpc(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', { tracer: 'callTracer' })).to.deep.include({ error: 'out of gas' })
   })
 
-  it("struct logs: an opcode whose memory geth cannot price (past 0x1FFFFFFFE0 bytes) is out of gas at its fixed cost, as geth's ErrGasUintOverflow; below that, the whole cost (geth's cost += dynamicCost)", async () => {
-    const cases: [Hex, string, number][] = [
-      ['0x6801000000000000000051', 'MLOAD', 3], // MLOAD(2^64)
-      ['0x67ffffffffffffffff60002000', 'KECCAK256', 30], // KECCAK256(0, 2^64 - 1)
-      ['0x640100000000515000', 'MLOAD', 3 + 35_184_775_266_307], // MLOAD(2^32): 2^27 + 1 words, 3 each plus the square / 512
-      ['0x6801000000000000000060006000f000', 'CREATE', 32_000], // CREATE(0, 0, 2^64): the library prices a creation's memory itself
+  it("struct logs: an opcode whose memory geth cannot price fails at its fixed cost with geth's text: a size that does not round to words in a uint64 before the gas (`gas uint64 overflow`), past 0x1FFFFFFFE0 bytes on the gas charge (`out of gas: gas uint64 overflow`); below that, the whole cost (geth's cost += dynamicCost)", async () => {
+    const OVERFLOW = 'gas uint64 overflow'
+    const PAST_BOUND = 'out of gas: gas uint64 overflow'
+    const cases: [Hex, string, number | undefined, string][] = [
+      ['0x6801000000000000000051', 'MLOAD', 3, OVERFLOW], // MLOAD(2^64)
+      ['0x67ffffffffffffffff60002000', 'KECCAK256', 30, OVERFLOW], // KECCAK256(0, 2^64 - 1)
+      ['0x67ffffffffffffffe060002000', 'KECCAK256', 30, PAST_BOUND], // KECCAK256(0, 2^64 - 32): rounds, not priced
+      ['0x65010000000000515000', 'MLOAD', 3, PAST_BOUND], // MLOAD(2^40)
+      ['0x640100000000515000', 'MLOAD', 3 + 35_184_775_266_307, 'out of gas'], // MLOAD(2^32): 2^27 + 1 words, 3 each plus the square / 512
+      ['0x6801000000000000000060006000f000', 'CREATE', 32_000, OVERFLOW], // CREATE(0, 0, 2^64): the library prices a creation's memory itself
+      // CALL with input past the bound (2^40 bytes at 0) and a byte of output at 2^64: the overflow first, as geth's memorySize.
+      // Its gasCost is left out: geth's row counts the warm access (100) as CALL's fixed cost; the library prices it with the rest.
+      ['0x600168010000000000000000650100000000006000600060006000f100', 'CALL', undefined, OVERFLOW],
     ]
-    for (const [code, op, gasCost] of cases) {
+    for (const [code, op, gasCost, error] of cases) {
       await rpc(chain, 'anvil_setCode', CONTRACT, code)
-      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x186a0' }, 'latest', {})
-      expect(structLogs.at(-1), code).to.deep.include({ op, gasCost, error: 'out of gas' })
+      const call = { to: CONTRACT, gas: '0x186a0' }
+      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', call, 'latest', {})
+      expect(structLogs.at(-1), code).to.deep.include(gasCost === undefined ? { op, error } : { op, gasCost, error })
+      const refused = await chain.request({ method: 'eth_call', params: [call, 'latest'] }).catch((failure: { code: number; message: string }) => failure)
+      expect(refused, code).to.deep.include({ code: -32000, message: error })
     }
   })
 

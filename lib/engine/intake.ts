@@ -68,7 +68,7 @@ export interface IntakeParts {
   readonly serialize: Serializer
   /** An OP-stack chain's deposit queue; undefined on a plain chain, which refuses deposits. */
   readonly deposits: DepositQueue | undefined
-  /** The pending nonce a filled request takes: the one `eth_getTransactionCount` answers at `pending`. */
+  /** The nonce a filled request takes: the pool's (geth's), counting the sender's mempool run whatever `eth_getTransactionCount` reports at `pending`. */
   readonly pendingNonce: (address: Address) => bigint | Promise<bigint>
   /** The chain's clock (ms): the pool's queued transactions expire on it. */
   readonly now: () => number

@@ -71,6 +71,15 @@ export class StateReads {
     }
     // Whatever `pending` means to this reader, the pending nonce counts every transaction the
     // node has taken: the pre-confirmed ones and the sender's gapless run in the mempool.
+    return this.poolNonce(address)
+  }
+
+  /**
+   * The next nonce of `address` as the node counts it, whatever `eth_getTransactionCount`
+   * reports: pre-confirmed transactions and the sender's gapless run in the mempool (geth's pool
+   * nonce, which it fills into `eth_sendTransaction`, so the node's own signer sends back to back).
+   */
+  poolNonce(address: Address): Eventually<bigint> {
     return then(readAccount(this.blocks.pending.state, address), (account) => this.pool.pendingNonce(address, nonceOf(account)))
   }
 

@@ -41,8 +41,9 @@ export function parseLogFilter(value: unknown, name: string): LogFilter {
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidArgument(name, 'expected a filter object')
   const object = value as Record<string, unknown>
   const address = object.address
+  // An empty list names no emitter: every log matches (geth's filter.go tests `len(addresses) > 0`; Anvil alike).
   const addresses =
-    address === undefined || address === null
+    address === undefined || address === null || (Array.isArray(address) && address.length === 0)
       ? undefined
       : (Array.isArray(address) ? address : [address]).map((entry, i) => parseAddress(entry, `${name}.address${Array.isArray(address) ? `[${i}]` : ''}`))
   return { addresses, topics: parseTopics(object.topics, `${name}.topics`) }

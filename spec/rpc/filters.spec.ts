@@ -128,6 +128,16 @@ describe('polled filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTrans
       expect(await request(chain, 'eth_getLogs', [{ blockHash, topics: [[null, INCREMENTED]] }])).to.have.length(2)
     })
 
+    it('an empty address list names no emitter: every log matches, as geth (filter.go: `len(addresses) > 0`) and Anvil (audit P, P3)', async () => {
+      const id = await request(chain, 'eth_newFilter', [{ address: [] }])
+      await increment(alice)
+      await chain.mine()
+      expect(await request(chain, 'eth_getFilterChanges', [id])).to.have.length(1)
+      const blockHash = await hashOf(Number(chain.blockNumber()))
+      expect(await request(chain, 'eth_getLogs', [{ blockHash, address: [] }])).to.have.length(1)
+      expect(await request(chain, 'eth_getLogs', [{ blockHash, address: [], topics: [[]] }])).to.have.length(1)
+    })
+
     it('reports only blocks within a numeric range, and nothing sealed before it was installed even from block 0 (geth; Anvil reports those on the first poll)', async () => {
       const fromZero = await request(chain, 'eth_newFilter', [{ fromBlock: '0x0' }])
       const ranged = await request(chain, 'eth_newFilter', [{ fromBlock: '0x3', toBlock: '0x4' }])

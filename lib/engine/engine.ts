@@ -37,7 +37,7 @@ import type { SealedBlock } from '../blocks/block.ts'
 import type { UserTransaction } from '../transactions/transaction.ts'
 import type { Address } from '../types.ts'
 import { TxPool } from '../txpool/txpool.ts'
-import { BlockResolver } from './block-resolver.ts'
+import { BlockResolver, TAG } from './block-resolver.ts'
 import { Calls } from './calls.ts'
 import type { ChainEmitter } from './events.ts'
 import { createGenesis } from './genesis.ts'
@@ -250,7 +250,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
 
   const precompiles = [...environment.evm.precompiles.keys()].map((key): Address => `0x${key}`)
   const tracing = new Tracing({ blocks, store, history, builder, lookups, lane, hardfork: options.hardfork, precompiles: new Set(precompiles) })
-  const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, pendingNonce: (address) => reads.poolNonce(address), now })
+  const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, poolNonce: (address) => reads.poolNonce(address), pendingNonce: (address) => reads.nonce(address, TAG.pending), now })
   const rollbackParts = { blocks: store, history, commitment, builder, mining, schedule, now, requeue }
 
   return {

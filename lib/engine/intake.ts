@@ -68,7 +68,9 @@ export interface IntakeParts {
   readonly serialize: Serializer
   /** An OP-stack chain's deposit queue; undefined on a plain chain, which refuses deposits. */
   readonly deposits: DepositQueue | undefined
-  /** The nonce a filled request takes: the pool's (geth's), counting the sender's mempool run whatever `eth_getTransactionCount` reports at `pending`. */
+  /** The nonce the node's own signer fills (`eth_sendTransaction`, `eth_signTransaction`): the pool's, as geth's, counting the sender's mempool run whatever `eth_getTransactionCount` reports at `pending`. */
+  readonly poolNonce: (address: Address) => bigint | Promise<bigint>
+  /** The nonce `eth_fillTransaction` fills: the one `eth_getTransactionCount` answers at `pending` (Base's node fills its pending state's, without the mempool). */
   readonly pendingNonce: (address: Address) => bigint | Promise<bigint>
   /** The chain's clock (ms): the pool's queued transactions expire on it. */
   readonly now: () => number
@@ -132,24 +134,34 @@ export class TransactionIntake {
 
   /**
    * Completes `request` as wallets do and returns it unsigned (`eth_fillTransaction`; no key
-   * needed; `from` defaults to the zero address, as geth's): the pending nonce, an estimate at
+   * needed; `from` defaults to the zero address, as geth's): the pending nonce (the one
+   * `eth_getTransactionCount` answers, so Base's pending nonce shows here too), an estimate at
    * `pending`, a 1 gwei tip and a fee cap of twice the pending base fee plus the tip (geth's
    * defaults), in the type {@link inferredType} infers.
    */
   async fillRequest(request: TransactionRequest): Promise<UserTransaction> {
     const from = request.from ?? ZERO_ADDRESS
-    return this.complete(request, from, (fields) => this.parts.wallet.unsigned(from, fields))
+    return this.complete(request, from, (fields) => this.parts.wallet.unsigned(from, fields), TAG.pending, this.parts.pendingNonce)
   }
 
-  /** Estimates the gas (if not given) at `at`, then decides nonce and fees and hands the fields to `use`, in one serialized step. */
-  private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>, at: BlockSelector = TAG.pending): Promise<T> {
+  /**
+   * Estimates the gas (if not given) at `at`, then decides nonce (by `nonceOf`, the pool's
+   * unless told) and fees and hands the fields to `use`, in one serialized step.
+   */
+  private async complete<T>(
+    request: TransactionRequest,
+    from: Address,
+    use: (fields: TransactionToSign) => T | Promise<T>,
+    at: BlockSelector = TAG.pending,
+    nonceOf: (address: Address) => bigint | Promise<bigint> = this.parts.poolNonce,
+  ): Promise<T> {
     checkChainId(request, this.parts.environment.chainId.value)
     const gas = request.gas ?? (await this.parts.calls.estimateGas(request, at))
-    return this.parts.serialize(async () => use(await this.fields(request, from, gas)))
+    return this.parts.serialize(async () => use(await this.fields(request, from, gas, nonceOf)))
   }
 
-  /** Every field of `request` decided against the pending block and the mempool. */
-  private async fields(request: TransactionRequest, from: Address, gas: bigint): Promise<TransactionToSign> {
+  /** Every field of `request` decided against the pending block and the mempool, the nonce by `nonceOf`. */
+  private async fields(request: TransactionRequest, from: Address, gas: bigint, nonceOf: (address: Address) => bigint | Promise<bigint>): Promise<TransactionToSign> {
     const pending = this.parts.builder.pending
     const type = inferredType(request)
     let cap: bigint
@@ -163,7 +175,7 @@ export class TransactionIntake {
     }
     return {
       type,
-      nonce: request.nonce ?? (await this.parts.pendingNonce(from)),
+      nonce: request.nonce ?? (await nonceOf(from)),
       to: request.to,
       value: request.value ?? 0n,
       data: request.data ?? new Uint8Array(0),

@@ -5,7 +5,7 @@
  * profiles that set them; and the determinism of every seeded decision.
  */
 import { expect } from 'chai'
-import type { Hex } from 'viem'
+import { parseTransaction, type Hex } from 'viem'
 import { createChain, type Chain, type ChainOptions } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
 import { receiptOf, rejection } from '../support/chain-helpers.ts'
@@ -253,14 +253,16 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       expect(await rpc('eth_getTransactionCount', alice.address, 'latest')).to.equal('0x0')
     })
 
-    it("the node's own signer still fills the pool's nonce (geth's), so `eth_sendTransaction` sends back to back within a tick (audit P, P1)", async () => {
+    it("the node's own signer still fills the pool's nonce (geth's), so `eth_sendTransaction` sends back to back within a tick (audit P, P1); `eth_fillTransaction` fills the reported one, as Base's reth node fills its pending state's", async () => {
       await open({ faults: { pendingNonce: 'preconfirmed' } })
       const from = chain.accounts[0].address
       const first = (await rpc('eth_sendTransaction', { from, to: BOB, value: '0x1' })) as Hex
       const second = (await rpc('eth_sendTransaction', { from, to: BOB, value: '0x2' })) as Hex
       expect(await rpc('eth_getTransactionCount', from, 'pending')).to.equal('0x0')
+      const signed = (await rpc('eth_signTransaction', { from, to: BOB, value: '0x3' })) as Hex
+      expect(parseTransaction(signed).nonce).to.equal(2)
       const filled = (await rpc('eth_fillTransaction', { from, to: BOB, value: '0x3' })) as { tx: { nonce: Hex } }
-      expect(filled.tx.nonce).to.equal('0x2')
+      expect(filled.tx.nonce).to.equal('0x0')
       await chain.clock.advance(200)
       const nonces = await Promise.all([first, second].map(async (hash) => ((await rpc('eth_getTransactionByHash', hash)) as { nonce: Hex }).nonce))
       expect(nonces).to.deep.equal(['0x0', '0x1'])

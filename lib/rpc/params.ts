@@ -45,7 +45,7 @@ export function parseUint64(value: unknown, name: string): bigint {
   return quantity
 }
 
-/** A block parameter that may also be a bare block hash (Anvil's eth_getBlockReceipts). */
+/** A block parameter that may also be a bare block hash: geth's BlockNumberOrHash takes a 66-character string as a hash (ethers sends one for a `blockTag` that is a hash; Anvil alike). */
 export function parseBlockOrHash(value: unknown, name: string): BlockSelector {
   return typeof value === 'string' && value.length === 66 ? { hash: parseHash(value, name) } : parseBlockTag(value, name)
 }

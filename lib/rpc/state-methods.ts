@@ -6,7 +6,7 @@ import { formatCode } from './format-transaction.ts'
 import { invalidArgument, parseAddress, parseHash, toData, toQuantity, toWord } from './hex.ts'
 import { method, optional, required, type MethodDefinition } from './method-definition.ts'
 import { parseBlockOverrides, parseStateOverrides } from './overrides.ts'
-import { parseBlockTag, parseCallRequest, parseQuantityLike } from './params.ts'
+import { parseBlockOrHash, parseBlockTag, parseCallRequest, parseQuantityLike } from './params.ts'
 
 const stateOverrides = optional('2 (state overrides)', parseStateOverrides, () => undefined)
 const blockOverrides = optional('3 (block overrides)', parseBlockOverrides, () => undefined)
@@ -42,9 +42,9 @@ function parseStorageRequests(value: unknown, name: string): Map<Address, bigint
 /** An address parameter. */
 export const address = (name: string) => required(`${name} (address)`, parseAddress)
 
-/** A block parameter, `fallback` when omitted. */
+/** A block parameter (a tag, a number, an EIP-1898 object or a bare block hash: geth's BlockNumberOrHash), `fallback` when omitted. */
 export const block = (index: number, fallback: 'latest' | 'pending' = 'latest') =>
-  optional(`${index} (block)`, parseBlockTag, () => parseBlockTag(fallback, `${index} (block)`))
+  optional(`${index} (block)`, parseBlockOrHash, () => parseBlockTag(fallback, `${index} (block)`))
 
 /** The state methods, by name. */
 export const stateMethods: Readonly<Record<string, MethodDefinition>> = {

@@ -115,6 +115,8 @@ describe('block tags: reads at latest, pending, safe, finalized, earliest, numbe
       ['0x2', atBlock[2]],
       [{ blockNumber: '0x1' }, atBlock[1]],
       [{ blockHash: hashes[2] }, atBlock[2]],
+      // A bare block hash: geth's BlockNumberOrHash takes a 66-character string as one (Anvil too); ethers sends a hash blockTag so (audit Q, Q1).
+      [hashes[1], atBlock[1]],
     ]
     for (const [tag, expected] of cases) {
       const label = JSON.stringify(tag)
@@ -176,6 +178,13 @@ describe('block tags: reads at latest, pending, safe, finalized, earliest, numbe
       expect(error.code).to.equal(-32602)
       expect(error.message).to.match(/^invalid argument 1 \(block\): /)
     }
+  })
+
+  it("a bare block hash is a block only where geth takes a BlockNumberOrHash: eth_getBlockByNumber refuses it, with geth's text", async () => {
+    const refused = await rejection(chain.request({ method: 'eth_getBlockByNumber', params: [hashes[1], false] }))
+    expect([refused.code, refused.message]).to.deep.equal([-32602, 'invalid argument 0 (block): hex number > 64 bits'])
+    const unknown = await rejection(chain.request({ method: 'eth_getBalance', params: [bob, `0x${'ab'.repeat(32)}`] }))
+    expect([unknown.code, unknown.message]).to.deep.equal([-32000, 'header for hash not found'])
   })
 
   it("an unknown {blockHash} rejects with geth's -32000 'header for hash not found'", async () => {

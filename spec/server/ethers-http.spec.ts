@@ -80,6 +80,14 @@ describe('ethers over HTTP and WebSocket (startServer, realtime clock: 100 ms ti
       expect(await provider.getBalance(address, 'latest')).to.equal(DEV_BALANCE)
     })
 
+    it("a block hash as the blockTag (ethers sends the bare hash, as geth's BlockNumberOrHash takes it): getBalance and call read that block (audit Q, Q1)", async () => {
+      const head = (await polling.getBlock('latest'))!
+      const account = node.chain.accounts[0].address
+      expect(await polling.getBalance(account, head.hash!)).to.equal(await polling.getBalance(account, head.number))
+      const supply = token.interface.encodeFunctionData('totalSupply')
+      expect(await polling.call({ to: await token.getAddress(), data: supply, blockTag: head.hash! })).to.equal(token.interface.encodeFunctionResult('totalSupply', [SUPPLY]))
+    })
+
     it('batches 20 concurrent getBalance calls into one JSON-RPC batch (batchStallTime 10 ms); every member answers', async () => {
       await provider.getNetwork()
       const payloads: { method: string }[][] = []

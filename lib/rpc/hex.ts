@@ -45,6 +45,14 @@ export function parseHash(value: unknown, name: string): Hash {
   return value.toLowerCase() as Hash
 }
 
+/** A 32-byte word as DATA (a storage value): exactly 64 hex digits, as Anvil's and Hardhat's setStorageAt take it. */
+export function parseWord(value: unknown, name: string): bigint {
+  if (typeof value !== 'string' || !hashPattern.test(value)) {
+    throw invalidArgument(name, `expected a 32-byte hex word, got ${describeValue(value)}`)
+  }
+  return BigInt(value)
+}
+
 /** A QUANTITY: 0x-prefixed hex of at most 256 bits. */
 export function parseQuantity(value: unknown, name: string): bigint {
   if (typeof value !== 'string' || !quantityPattern.test(value)) {

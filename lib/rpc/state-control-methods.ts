@@ -3,7 +3,7 @@
  * ERC-20 balances and allowances, and impersonation. They edit `latest` and `pending` at once
  * and seal no block. Hardhat's names answer `true`, Anvil's `null` (`anvil_setStorageAt`: `true`), as each does.
  */
-import { parseAddress, parseData } from './hex.ts'
+import { parseAddress, parseData, parseWord } from './hex.ts'
 import { anvilAndHardhat, method, required, type MethodDefinition } from './method-definition.ts'
 import { parseBoolean, parseQuantityLike } from './params.ts'
 
@@ -53,8 +53,9 @@ export const stateControlMethods: Readonly<Record<string, MethodDefinition>> = {
     }),
   ),
   // Both names answer true: Anvil's anvil_setStorageAt returns a bool, unlike its other setters.
+  // The value is a whole word (a shorter one is refused, as Anvil and Hardhat refuse it); the slot a quantity or a word.
   ...anvilAndHardhat('setStorageAt', () =>
-    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseQuantityLike)], async ({ engine }, account, slot, value) => {
+    method([address, required('1 (slot)', parseQuantityLike), required('2 (value)', parseWord)], async ({ engine }, account, slot, value) => {
       await engine.controls.setStorageAt(account, slot, value)
       return true
     }),

@@ -231,13 +231,26 @@ describe('cheats', () => {
       expect(await count(chain, planted, 'pending')).to.equal(42n)
       expect(chain.blockNumber()).to.equal(0n)
 
-      expect(await request(chain, 'hardhat_setStorageAt', planted, '0x0', hex(100n))).to.equal(true)
+      expect(await request(chain, 'hardhat_setStorageAt', planted, '0x0', `0x${'00'.repeat(31)}64`)).to.equal(true)
       expect(await count(chain, planted, 'pending')).to.equal(100n)
       const alice = signer(chain, 0)
       await chain.sendRawTransaction(await signCall(alice, planted, Counter.abi, 'increment', []))
       await chain.clock.advance(2000)
       expect(await count(chain, planted, 'latest')).to.equal(101n)
       expect(await chain.getStorageAt(planted, 0n, 'latest')).to.equal(`0x${'00'.repeat(31)}65`)
+    })
+
+    it('a value that is not a whole 32-byte word is refused with -32602 and the slot is untouched (Anvil: `invalid string length`; Hardhat: `Storage value must be exactly 32 bytes long`) (audit Q, Q2)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const word = `0x${'00'.repeat(31)}2a` as Hex
+      await request(chain, 'anvil_setStorageAt', planted, '0x0', word)
+      for (const method of ['anvil_setStorageAt', 'hardhat_setStorageAt']) {
+        for (const value of ['0x01', '0x0', `0x${'11'.repeat(21)}`, `0x${'00'.repeat(33)}`, 7]) {
+          const refused = await rejection(request(chain, method, planted, '0x0', value))
+          expect([refused.code, refused.message], `${method} ${value}`).to.deep.equal([-32602, `invalid argument 2 (value): expected a 32-byte hex word, got ${JSON.stringify(value)}`])
+        }
+      }
+      expect(await request(chain, 'eth_getStorageAt', planted, '0x0', 'pending')).to.equal(word)
     })
 
     it('on an account that so far exists only at pending (it just received ETH), the pending balance is kept (Anvil edits the storage only)', async () => {

@@ -129,7 +129,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   ...twins('setNonce', [p('0 (address)', 'address', true, BOB), p('1 (nonce)', 'quantity', true, '0x0')]),
   evm_setAccountNonce: [p('0 (address)', 'address', true, BOB), p('1 (nonce)', 'quantity', true, '0x0')],
   ...twins('setCode', [p('0 (address)', 'address', true, BOB), p('1 (code)', 'data', true, '0x')]),
-  ...twins('setStorageAt', [p('0 (address)', 'address', true, BOB), p('1 (slot)', 'quantity', true, '0x0'), p('2 (value)', 'quantity', true, '0x0')]),
+  ...twins('setStorageAt', [p('0 (address)', 'address', true, BOB), p('1 (slot)', 'quantity', true, '0x0'), p('2 (value)', 'hash', true, ZERO_HASH)]),
   ...twins('impersonateAccount', [p('0 (address)', 'address', true, BOB)]),
   ...twins('stopImpersonatingAccount', [p('0 (address)', 'address', true, BOB)]),
   anvil_setBlockTimestampInterval: [p('0 (seconds)', 'quantity', true, '0x1')],

@@ -37,20 +37,33 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   }
 }
 
-/** A parser of non-negative integer amounts (wei, gas). */
-export function wei(value: bigint | number | string, name: string): bigint {
-  if (typeof value === 'bigint' && value >= 0n) return value
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return BigInt(value.trim())
-  throw invalid(name, 'a non-negative integer amount', value)
+/** The largest value a 256-bit word holds: a balance, a base fee. */
+const MAX_UINT256 = 2n ** 256n - 1n
+
+/**
+ * A parser of non-negative integer amounts (wei, gas, a block number) that fit the `bits` of
+ * the header or contract field that holds them (a gas limit a uint64, a base fee a uint256).
+ */
+export function unsigned(bits: 64 | 256) {
+  const max = (1n << BigInt(bits)) - 1n
+  return (value: bigint | number | string, name: string): bigint => {
+    let amount = -1n
+    if (typeof value === 'bigint') amount = value
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) amount = BigInt(value)
+    else if (typeof value === 'string' && /^\d+$/.test(value.trim())) amount = BigInt(value.trim())
+    if (amount < 0n || amount > max) throw invalid(name, `a non-negative integer below 2^${bits}`, value)
+    return amount
+  }
 }
 
-/** Decimal ether (`"10000"`, `0.5`, `1000n`) to wei. */
+/** Decimal ether (`"10000"`, `0.5`, `1000n`) to wei, at most a balance's 2^256 - 1. */
 export function ether(value: bigint | number | string, name: string): bigint {
   const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : `${value}`
   const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
   if ((typeof value === 'bigint' && value < 0n) || match === null) throw invalid(name, 'a non-negative amount of ether', value)
-  return BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+  const amount = BigInt(match[1]) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+  if (amount > MAX_UINT256) throw invalid(name, 'an amount of ether below 2^256 wei', value)
+  return amount
 }
 
 /** A parser of fractions from 0 to 1 (a probability; numbers, or decimal strings from the CLI). */

@@ -14,7 +14,7 @@ import { opStackOptions } from './op-stack/op-stack-options.ts'
 import { txpoolOptions } from './txpool/pool-options.ts'
 import { historyOptions } from './state/history-options.ts'
 import { PRESETS, type PresetName } from './op-stack/presets.ts'
-import { address, define, ether, integer, invalid, oneOf, text, wei, type OptionDefinition } from './option-definition.ts'
+import { address, define, ether, integer, invalid, oneOf, text, unsigned, type OptionDefinition } from './option-definition.ts'
 import type { StateInput } from './persistence/state-encoding.ts'
 import type { Address } from './types.ts'
 
@@ -91,14 +91,14 @@ export const chainOptions = {
     flag: 'gas-limit',
     description: 'gas limit of every block',
     defaultText: '30000000',
-    parse: wei,
+    parse: unsigned(64),
     default: () => 30_000_000n,
   }),
   initialBaseFee: define<bigint | number | string, bigint>({
     flag: 'base-fee',
     description: "base fee of the genesis block, in wei; EIP-1559 moves it from there, so block 1's is 875000000 by default, as in geth and Hardhat (Anvil's block 1 keeps the genesis's)",
     defaultText: '1000000000',
-    parse: wei,
+    parse: unsigned(256),
     default: () => 1_000_000_000n,
   }),
   hardfork: define<Hardfork, Hardfork>({

@@ -286,6 +286,10 @@ describe('preconf-devnet CLI', () => {
       [['--chain-id', '0'], 'error: invalid option --chain-id: expected an integer from 1, got "0"'],
       [['--balance=-1'], 'error: invalid option --balance: expected a non-negative amount of ether, got "-1"'],
       [['--balance', 'lots'], 'error: invalid option --balance: expected a non-negative amount of ether, got "lots"'],
+      // Bounded to the fields that hold them (audit Q, Q3): a header's uint64 gas limit, a uint256 base fee and balance.
+      [['--gas-limit', '18446744073709551616'], 'error: invalid option --gas-limit: expected a non-negative integer below 2^64, got "18446744073709551616"'],
+      [['--base-fee', (2n ** 256n).toString()], `error: invalid option --base-fee: expected a non-negative integer below 2^256, got "${2n ** 256n}"`],
+      [['--balance', (2n ** 256n).toString()], `error: invalid option --balance: expected an amount of ether below 2^256 wei, got "${2n ** 256n}"`],
       [['8545'], "error: Unexpected argument '8545'"],
     ]
     // Each is a short-lived process; start them all at once and check each in its own test.

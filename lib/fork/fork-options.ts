@@ -3,7 +3,7 @@
  * blockNumber, … } })` and the CLI's `--fork-*` flags.
  */
 import { defaultForkCacheDirectory } from './cache-directory.ts'
-import { define, integer, invalid, text, wei } from '../option-definition.ts'
+import { define, integer, invalid, text, unsigned } from '../option-definition.ts'
 
 /** A JSON-RPC endpoint URL: http or https. */
 function endpoint(value: string, name: string): string {
@@ -18,10 +18,13 @@ function endpoint(value: string, name: string): string {
   return given
 }
 
-/** A block number: a non-negative integer (bigint, number, decimal or 0x-hex string). */
+/** A block number fits a uint64. */
+const uint64 = unsigned(64)
+
+/** A block number: a non-negative integer below 2^64 (bigint, number, decimal or 0x-hex string). */
 function blockNumber(value: bigint | number | string, name: string): bigint {
   if (typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/.test(value.trim())) return BigInt(value.trim())
-  return wei(value, name)
+  return uint64(value, name)
 }
 
 /** A cache directory, or `false` (`'off'` on the command line) for none. */

@@ -8,7 +8,7 @@
  * and the fee scalars of the L1-fee test vector in base/base's receipt tests (5,227 and
  * 1,014,213, from an OP Mainnet block of 2024; Base's current ones were not found).
  */
-import { boolean, define, integer, wei } from '../option-definition.ts'
+import { boolean, define, integer, unsigned } from '../option-definition.ts'
 
 const MAX_U32 = 2 ** 32 - 1
 
@@ -18,14 +18,14 @@ export const opStackOptions = {
     flag: 'l1-base-fee',
     description: 'base fee of the synthetic L1 the L1-attributes deposits report (wei)',
     defaultText: '1000000000',
-    parse: wei,
+    parse: unsigned(256),
     default: () => 1_000_000_000n,
   }),
   l1BlobBaseFee: define<bigint | number | string, bigint>({
     flag: 'l1-blob-base-fee',
     description: 'blob base fee of the synthetic L1 (wei)',
     defaultText: '1',
-    parse: wei,
+    parse: unsigned(256),
     default: () => 1n,
   }),
   baseFeeScalar: define<number, number>({
@@ -53,7 +53,7 @@ export const opStackOptions = {
     flag: 'operator-fee-constant',
     description: 'operator fee per transaction (wei)',
     defaultText: '0',
-    parse: wei,
+    parse: unsigned(64),
     default: () => 0n,
   }),
   eip1559Elasticity: define<number, number>({
@@ -74,7 +74,7 @@ export const opStackOptions = {
     flag: 'min-base-fee',
     description: 'minimum base fee (Jovian), in wei',
     defaultText: "the preset's (Base 5000000)",
-    parse: wei,
+    parse: unsigned(64),
     default: () => 0n,
   }),
   transactionGasCap: define<boolean | string, boolean>({

@@ -44,6 +44,12 @@ export function quantityAt(value: unknown, path: string): bigint {
   return BigInt(value)
 }
 
+/** A hex quantity a uint64 holds (a gas limit). */
+export function uint64At(value: unknown, path: string): bigint {
+  if (typeof value !== 'string' || !/^0x[0-9a-f]{1,16}$/i.test(value)) throw wrong(path, 'a hex quantity below 2^64', value)
+  return BigInt(value)
+}
+
 /** Hex data. */
 export function dataAt(value: unknown, path: string): Uint8Array {
   if (typeof value !== 'string' || !/^0x(?:[0-9a-f]{2})*$/i.test(value)) throw wrong(path, 'hex data', value)

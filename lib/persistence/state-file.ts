@@ -28,7 +28,7 @@ import type { HistoryEntry, KeyVersions } from '../state/state-history.ts'
 import type { Address } from '../types.ts'
 import { blockFromRecord, blockRecord } from './block-records.ts'
 import type { ChainState } from './chain-state.ts'
-import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, wordAt } from './dump-fields.ts'
+import { addressAt, dataAt, hashAt, hexQuantity, integerAt, listAt, objectAt, quantityAt, StateDumpError, uint64At, wordAt } from './dump-fields.ts'
 
 /** The format's name and the newest version this code reads and writes. */
 const STATE_FORMAT = 'preconf-devnet/state'
@@ -100,7 +100,7 @@ function settingsFromJson(value: unknown): BlockSettingsState {
   }
   return {
     coinbase: addressAt(settings.coinbase, 'blockSettings.coinbase'),
-    gasLimit: quantityAt(settings.gasLimit, 'blockSettings.gasLimit'),
+    gasLimit: uint64At(settings.gasLimit, 'blockSettings.gasLimit'),
     baseFee: oneOff(settings.baseFee, 'blockSettings.baseFee', quantityAt),
     prevRandao: oneOff(settings.prevRandao, 'blockSettings.prevRandao', wordAt),
   }

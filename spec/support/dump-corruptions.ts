@@ -128,6 +128,13 @@ export const CORRUPTIONS: readonly Corruption[] = [
     message: /blockSettings\.coinbase/,
   },
   {
+    what: 'block settings whose gas limit does not fit a header (a uint64; audit Q, Q3)',
+    make: edited((json) => {
+      json.blockSettings.gasLimit = `0x1${'0'.repeat(30)}`
+    }),
+    message: /blockSettings\.gasLimit should be a hex quantity below 2\^64/,
+  },
+  {
     what: 'a preset this preconf-devnet does not know',
     make: edited((json) => {
       json.preset = 'mainnet'

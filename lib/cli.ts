@@ -93,7 +93,10 @@ function parseCommandLine(argv: string[]): CommandLine | 'help' | 'version' {
   const txpool = group(txpoolOptions as Record<string, Definition>)
   if (txpool !== undefined) chain.txpool = txpool
   if (chain.clock === undefined) chain.clock = chainOptions.clock.cliDefault
-  if (values.instant === true) chain.mining = 'instant'
+  if (values.instant === true) {
+    if (chain.mining !== undefined && chain.mining !== 'instant') throw new TypeError(`--instant is --mining instant: it contradicts --mining ${String(chain.mining)}`)
+    chain.mining = 'instant'
+  }
   const host = typeof values.host === 'string' ? serverOptions.host.parse(values.host, '--host') : serverOptions.host.default({ clock: 'realtime' })
   const port = typeof values.port === 'string' ? serverOptions.port.parse(values.port, '--port') : serverOptions.port.default({ clock: 'realtime' })
   const file = (name: 'loadState' | 'dumpState' | 'state') => {

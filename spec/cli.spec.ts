@@ -291,6 +291,7 @@ describe('preconf-devnet CLI', () => {
       [['--base-fee', (2n ** 256n).toString()], `error: invalid option --base-fee: expected a non-negative integer below 2^256, got "${2n ** 256n}"`],
       [['--balance', (2n ** 256n).toString()], `error: invalid option --balance: expected an amount of ether below 2^256 wei, got "${2n ** 256n}"`],
       [['8545'], "error: Unexpected argument '8545'"],
+      [['--mining', 'off', '--instant'], 'error: --instant is --mining instant: it contradicts --mining off'], // audit Q, Q5
     ]
     // Each is a short-lived process; start them all at once and check each in its own test.
     const runs = new Map<string, { code: number | null; stdout: string; stderr: string }>()

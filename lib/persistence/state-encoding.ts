@@ -3,6 +3,7 @@
  * sends its own), in a file as the JSON text (`--dump-state`), in-process as either. A load
  * takes any of these (a file also as `anvil_dumpState`'s hex, bare or JSON-quoted), or the parsed object.
  */
+import { constants } from 'node:buffer'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { Hex } from '../types.ts'
 import { StateDumpError } from './dump-fields.ts'
@@ -35,9 +36,17 @@ export function stateFromInput(input: unknown): unknown {
   throw new StateDumpError(`expected hex, JSON text, bytes or an object, not ${input === null ? 'null' : typeof input}`)
 }
 
+/** The most bytes of JSON text a dump can be read from: V8's longest string (~512 MiB). */
+const MAX_TEXT_BYTES = constants.MAX_STRING_LENGTH
+
+function tooLarge(what: string): StateDumpError {
+  return new StateDumpError(`${what} is too large to read: JSON text of more than ${MAX_TEXT_BYTES} bytes (V8's longest string)`)
+}
+
 function parseBytes(bytes: Uint8Array): unknown {
   const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
   if (!gzip) {
+    if (bytes.length > MAX_TEXT_BYTES) throw tooLarge(`a dump of ${bytes.length} bytes`)
     const text = Buffer.from(bytes).toString('utf8').trim()
     // A file of what anvil_dumpState answers: its hex, bare or as a JSON string (`cast rpc anvil_dumpState > file`).
     const unquoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text
@@ -47,8 +56,9 @@ function parseBytes(bytes: Uint8Array): unknown {
   }
   let text: string
   try {
-    text = gunzipSync(bytes).toString('utf8')
+    text = gunzipSync(bytes, { maxOutputLength: MAX_TEXT_BYTES }).toString('utf8')
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge('the gzipped dump')
     throw new StateDumpError(`the gzip data is corrupt or truncated (${(error as Error).message})`)
   }
   return parseText(text)

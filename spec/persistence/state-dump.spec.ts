@@ -6,6 +6,8 @@
  * corrupt dumps are refused without touching the chain; a fork dumps what it fetched; and a
  * state of 100k accounts is timed (the figures are printed, the bounds generous).
  */
+import { constants } from 'node:buffer'
+import { gzipSync } from 'node:zlib'
 import { expect } from 'chai'
 import { createTestClient, custom, encodeFunctionData, pad } from 'viem'
 import { Counter } from '../../fixtures/artifacts/Counter.ts'
@@ -230,6 +232,19 @@ describe('state dump and load (chain.dumpState, createChain({ state }), anvil_du
         expect(await unchanged()).to.deep.equal(start)
       })
     }
+
+    it("a dump whose JSON text is longer than V8's longest string (~512 MiB), plain or gzipped, is refused as a dump, not with V8's RangeError (audit Q, Q6)", async () => {
+      const plain = Buffer.alloc(constants.MAX_STRING_LENGTH + 1, 0x20)
+      plain[0] = 0x7b // '{'
+      expect((await rejection(createChain({ state: plain }))).message).to.equal(
+        `invalid state dump: a dump of ${plain.length} bytes is too large to read: JSON text of more than ${constants.MAX_STRING_LENGTH} bytes (V8's longest string)`,
+      )
+      const gzipped = gzipSync(plain, { level: 1 })
+      expect((await rejection(target.loadState(gzipped))).message).to.equal(
+        `invalid state dump: the gzipped dump is too large to read: JSON text of more than ${constants.MAX_STRING_LENGTH} bytes (V8's longest string)`,
+      )
+      expect(await unchanged()).to.deep.equal(start)
+    })
 
     it('over HTTP: a bad dump, a parameter that is not hex, or none, is -32602 naming argument 0, never -32603', async () => {
       const server = await startServer(target, { port: 0 })

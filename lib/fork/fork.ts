@@ -7,7 +7,7 @@
 import { hexToBytes } from '@ethereumjs/util'
 import type { SealedBlock } from '../blocks/block.ts'
 import type { UpstreamChain } from '../engine/upstream-chain.ts'
-import { UpstreamError } from '../errors.ts'
+import { RPCError, UpstreamError } from '../errors.ts'
 import type { ResolvedForkOptions } from '../options.ts'
 import type { Address, Hash } from '../types.ts'
 import { ForkCache } from './fork-cache.ts'
@@ -42,9 +42,15 @@ export class Fork implements UpstreamChain {
     const client = new Upstream({ url: options.url, retries: options.retries, timeoutMs: options.timeoutMs })
     try {
       const tag = options.blockNumber === undefined ? 'latest' : hex(options.blockNumber)
-      const [chainId, block] = await Promise.all([client.request('eth_chainId', []), client.request('eth_getBlockByNumber', [tag, false])])
+      // The upstream's own error names it and the call, as every fault of a running fork does.
+      const ask = (method: string, params: unknown[]) =>
+        client.request(method, params).catch((error: unknown) => {
+          if (error instanceof RPCError && !(error instanceof UpstreamError)) throw new UpstreamError(`upstream ${client.shownUrl} failed on ${method}: ${error.code} ${error.message}`)
+          throw error
+        })
+      const [chainId, block] = await Promise.all([ask('eth_chainId', []), ask('eth_getBlockByNumber', [tag, false])])
       const origin = { upstream: client.shownUrl, method: `eth_getBlockByNumber(${tag})` }
-      if (block === null) throw new UpstreamError(`upstream ${client.shownUrl} has no block ${options.blockNumber} to fork at`)
+      if (block === null) throw new UpstreamError(`upstream ${client.shownUrl} has no block ${options.blockNumber ?? tag} to fork at`)
       return new Fork(options, client, Number(quantityFrom(chainId, { upstream: client.shownUrl, method: 'eth_chainId' })), forkBlockFrom(block, origin))
     } catch (error) {
       client.close()

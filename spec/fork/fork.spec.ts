@@ -7,6 +7,8 @@
  */
 import { expect } from 'chai'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTestClient, custom, decodeFunctionResult, encodeFunctionData, pad, toEventSelector, type Abi } from 'viem'
@@ -116,6 +118,29 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       const down = await rejection(createChain({ fork: { url: 'http://127.0.0.1:1', cache: false, retries: 0 } }))
       expect(down.code).to.equal(-32000)
       expect(down.message).to.contain('upstream http://127.0.0.1:1 failed on eth_chainId')
+    })
+
+    it("an upstream that answers its own error, or null for its latest block, is named with the call at start, as every fault of a running fork is (audit Q, Q7)", async () => {
+      for (const [answer, expected] of [
+        [{ error: { code: -32000, message: 'upstream says no' } }, (url: string) => `upstream ${url} failed on eth_chainId: -32000 upstream says no`],
+        [{ result: null }, (url: string) => `upstream ${url} has no block latest to fork at`],
+      ] as const) {
+        // Every call answered alike (the chain id too, for the null case: it is refused after the block).
+        const server = createServer((request, response) => {
+          let body = ''
+          request.on('data', (chunk: Buffer) => (body += chunk))
+          request.on('end', () => {
+            const calls = JSON.parse(body) as { id: number } | { id: number }[]
+            const reply = (call: { id: number }) => ({ jsonrpc: '2.0', id: call.id, ...answer })
+            response.setHeader('content-type', 'application/json').end(JSON.stringify(Array.isArray(calls) ? calls.map(reply) : reply(calls)))
+          })
+        })
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+        const refused = await rejection(createChain({ fork: { url, cache: false, retries: 0 } }))
+        server.close()
+        expect([refused.code, refused.message]).to.deep.equal([-32000, expected(url)])
+      }
     })
 
     it("seals N+1 on the fork block: its hash as parent, its timestamp + 2 s, its gas limit, EIP-1559's base fee", async () => {

@@ -71,6 +71,7 @@ export function reopenedOptions(created: ChainOptions, change: Reopening): Chain
  * state, reads the whole dump (a bad one is refused before anything is built).
  */
 export async function openChain(given: ChainOptions): Promise<OpenedChain> {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`invalid options: expected an object, got ${Array.isArray(given) ? 'an array' : String(given)}`)
   const stated = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as ChainOptions
   const first = resolveChainOptions(stated)
   const state = given.state === undefined ? undefined : stateFromJson(stateFromInput(given.state), (chainId) => createTransactionCommon(chainId, first.hardfork))

@@ -23,7 +23,14 @@ export interface OptionDefinition<Input, Value> {
 
 /** The error of an option given a value it cannot take. */
 export function invalid(name: string, expected: string, value: unknown): TypeError {
-  return new TypeError(`invalid option ${name}: expected ${expected}, got ${typeof value === 'string' ? `"${value}"` : String(value)}`)
+  return new TypeError(`invalid option ${name}: expected ${expected}, got ${shown(value)}`)
+}
+
+/** `value` as an error shows it: a string quoted, an object or array as JSON (its bigints as numbers), anything else as text. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `"${value}"`
+  if (typeof value !== 'object' || value === null) return String(value)
+  return JSON.stringify(value, (_key, entry: unknown) => (typeof entry === 'bigint' ? entry.toString() : entry))
 }
 
 /** A parser of integers from `min` to `max` (numbers, or decimal strings from the CLI). */

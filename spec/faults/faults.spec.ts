@@ -358,6 +358,14 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
     })
   })
 
+  it('a switch given an object shows it as JSON, not `[object Object]`; options that are no object are refused by name (audit Q, Q9)', async () => {
+    await open()
+    const refused = await rejection(rpc('preconf_setFaults', { dropRate: {}, stallPending: { at: 1 } }))
+    expect([refused.code, refused.message]).to.deep.equal([-32602, 'invalid argument 0 (faults): invalid option dropRate: expected a number from 0 to 1, got {}'])
+    expect((await rejection(rpc('preconf_setFaults', { stallPending: { at: 1 } }))).message).to.match(/got \{"at":1\}$/)
+    expect((await rejection(createChain(null as never))).message).to.equal('invalid options: expected an object, got null')
+  })
+
   describe('profiles and determinism', () => {
     it("profile 'base' sets Base's values; each switch given overrides its own; preconf_getFaults reads them", async () => {
       await open({ profile: 'base', seed: 42, faults: { dropRate: 0.5 } })

@@ -4,6 +4,7 @@
  * `eth_call` / `eth_estimateGas` apply a request's `authorizationList`.
  */
 import { bytesToBigInt, concatBytes, eoaCode7702RecoverAuthority, equalsBytes, MAX_UINT64, SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import { withAccountCode, withAccountFields } from '../state/account.ts'
 import type { StateLayer } from '../state/state-layer.ts'
 import { readAccount } from '../state/state-source.ts'
@@ -35,9 +36,16 @@ export function authorityOf(authorization: Authorization): Address | undefined {
   }
 }
 
-/** The intrinsic gas of `count` authorizations (EIP-7702: PER_EMPTY_ACCOUNT_COST each). */
+/**
+ * The intrinsic gas of `count` authorizations (EIP-7702: PER_EMPTY_ACCOUNT_COST each); none
+ * without any. Before Prague a request that carries some names a transaction type the chain does
+ * not take: geth's `transaction type not supported`.
+ */
 export function authorizationGas(count: number, environment: ExecutionEnvironment): bigint {
-  return BigInt(count) * environment.transactionCommon.param('perEmptyAccountCost')
+  if (count === 0) return 0n
+  const common = environment.transactionCommon
+  if (!common.isActivatedEIP(7702)) throw new TransactionRejectedError(TransactionRejection.typeNotSupported)
+  return BigInt(count) * common.param('perEmptyAccountCost')
 }
 
 /** Installs each valid authorization's delegation on `state`; returns the refund for authorities that existed. */

@@ -277,6 +277,21 @@ describe('eth_estimateGas', () => {
     expect(await capOf({ preset: 'op' })).to.equal('gas required exceeds allowance (40000000)')
   })
 
+  it("runs calls and estimates under Cancun, where EIP-7702's costs are not defined; a call carrying authorizations is geth's `transaction type not supported` there (audit S, S4)", async () => {
+    const chain = await createChain({ clock: 'manual', hardfork: 'cancun' })
+    const from = signer(chain, 0).address
+    const to = `0x${'00'.repeat(19)}bb` as Address
+    expect(await chain.request({ method: 'eth_call', params: [{ from, to }] })).to.equal('0x')
+    expect(await chain.request({ method: 'eth_estimateGas', params: [{ from, to }] })).to.equal('0x5208')
+    expect(await chain.request({ method: 'eth_createAccessList', params: [{ from, to }] })).to.deep.include({ gasUsed: '0x5208' })
+    const hash = (await chain.request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x1' }] })) as Hex
+    await chain.mine()
+    expect(await chain.request({ method: 'eth_getTransactionReceipt', params: [hash] })).to.deep.include({ status: '0x1', gasUsed: '0x5208' })
+    const authorization = { chainId: '0x7a69', address: to, nonce: '0x0', yParity: '0x0', r: '0x1', s: '0x1' }
+    const refused = await rejection(chain.request({ method: 'eth_call', params: [{ from, to, authorizationList: [authorization] }] }))
+    expect([refused.code, refused.message]).to.deep.equal([-32000, 'transaction type not supported'])
+  })
+
   it("takes a failed gas charge (`out of gas: …`) at the cap as out of gas, as geth's errors.Is(err, ErrOutOfGas); `gas uint64 overflow`, which geth does not wrap, is the call's own error", async () => {
     const chain = await createChain({ clock: 'manual' })
     const contract = `0x${'00'.repeat(19)}c0` as Address

@@ -12,7 +12,7 @@ import { ReadRecorder } from '../state/read-recorder.ts'
 import { StateLayer } from '../state/state-layer.ts'
 import { StateLoadError } from '../state/state-source.ts'
 import type { Transaction } from '../transactions/transaction.ts'
-import type { PendingBlock } from './pending-block.ts'
+import { daFootprint, type PendingBlock } from './pending-block.ts'
 import type { BuilderPolicy } from './policy.ts'
 import type { CandidateQueue, DroppedTransaction, TransactionSource } from './sources.ts'
 import type { UpstreamWaits } from './upstream-waits.ts'
@@ -32,9 +32,10 @@ export interface TickWork {
   readonly takenSet: Set<Transaction>
   /** Each source's transactions tried (pruned, skipped, dropped or included), in order: what a draft's choices rest on. */
   readonly tried: Map<TransactionSource, Transaction[]>
-  /** The block's gas used and log count with the tick so far. */
+  /** The block's gas used, log count and DA footprint (an OP-stack block's, Jovian) with the tick so far. */
   gasUsed: bigint
   logCount: number
+  daFootprint: bigint
   /** Set when a forked chain's upstream could not give state the tick needed other than a user transaction's (a system source's): the tick ends there, what needed it stays. */
   stalled: boolean
 }
@@ -53,6 +54,7 @@ export function startTick(pending: PendingBlock): TickWork {
     tried: new Map(),
     gasUsed: pending.gasUsed,
     logCount: pending.logCount,
+    daFootprint: daFootprint(pending.transactions),
     stalled: false,
   }
 }
@@ -69,7 +71,7 @@ export interface TickParts {
 
 /**
  * Runs `work` on: the candidates of each source the policy allows, best first, while the gas
- * budget lasts. `prune`: take out first what can never execute (a continued draft did that).
+ * budget lasts (and, on an OP-stack chain, the block's DA footprint stays within its gas limit). `prune`: take out first what can never execute (a continued draft did that).
  * `pause`, after each transaction taken: a wait to sit out, if any.
  */
 export async function fillTick(work: TickWork, { pending, sources, policy, environment, waits }: TickParts, prune: boolean, pause?: () => Promise<void> | undefined): Promise<void> {
@@ -112,6 +114,14 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
       const scratch = new StateLayer(tick)
       try {
         const receipt = await runTransaction(transaction, scratch, context, { gasUsed: work.gasUsed, logCount: work.logCount }, environment)
+        // Jovian: a block's DA footprint stays within its gas limit; a transaction past it waits, as one past the gas does.
+        const footprint = receipt.l1?.daFootprint
+        if (footprint !== undefined && work.daFootprint + footprint > context.gasLimit) {
+          queue.skipped()
+          tried.push(transaction)
+          continue
+        }
+        work.daFootprint += footprint ?? 0n
         tick.apply(scratch)
         included.push({ transaction, receipt, index: pending.transactions.length + included.length })
         work.gasUsed = receipt.cumulativeGasUsed

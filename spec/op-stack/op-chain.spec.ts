@@ -350,6 +350,27 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       // A small transfer estimates at the 100-byte minimum: 100 × 400.
       expect((await blockOf(chain, 'latest'))!.blobGasUsed).to.equal(toHex(40_000))
     })
+
+    it("a block's DA footprint stays within its gas limit (Jovian exec-engine.md, DA Footprint Block Limit): a transaction past it waits for the next block, as one past the gas does (audit S, S2)", async () => {
+      const chain = await createChain({ preset: 'base', blockGasLimit: 30_000_000n })
+      // 50 KB that FastLZ cannot shrink: ~41.8k estimated bytes, a footprint of ~16.7M each, where the gas (~2M) fits many.
+      const noise = (seed: number): Hex => {
+        let chunk = keccak256(toHex(seed))
+        const parts: Hex[] = []
+        for (let i = 0; i < 1563; i++) parts.push((chunk = keccak256(chunk)))
+        return concat(parts)
+      }
+      const alice = signer(chain, 0)
+      const hashes: Hex[] = []
+      for (const nonce of [0, 1]) hashes.push(await chain.sendRawTransaction(await alice.sign({ to: chain.accounts[1].address, data: noise(nonce), gas: 3_000_000n, nonce })))
+      await chain.mine()
+      const first = (await blockOf(chain, 'latest'))!
+      expect(first.transactions).to.have.length(2) // the L1-attributes deposit and the first transfer
+      expect(hexToBigInt(first.blobGasUsed) > 15_000_000n && hexToBigInt(first.blobGasUsed) <= 30_000_000n, first.blobGasUsed).to.equal(true)
+      expect(await chain.request({ method: 'eth_getTransactionReceipt', params: [hashes[1]] })).to.equal(null)
+      await chain.mine()
+      expect((await receiptOf(chain, hashes[1]))!.blockNumber).to.equal(toHex(hexToBigInt(first.number) + 1n))
+    })
   })
 
   describe('a Base chain and a plain one fed the same transactions', () => {

@@ -33,6 +33,12 @@ export interface Clock {
   nextDueAt(): number
   /** Moves time forward by `ms`, firing each tick and seal that falls due, in order. */
   advance(ms: number): Promise<void>
+  /**
+   * Moves time to the next tick or seal and fires that one alone; false when none is scheduled
+   * (automine). A tick due at a seal's instant runs first, and the seal then waits, due now, for
+   * the next step or advance: what the last tick of a block pre-confirmed can be seen unsealed.
+   */
+  step(): Promise<boolean>
   /** Stops the realtime driver, which until then keeps the process alive (nothing to stop under the manual clock). */
   stop(): void
 }
@@ -80,6 +86,18 @@ export function createClock(mode: ClockMode, startMs: number, timeline: Timeline
     now: () => now,
     nextDueAt: () => timeline.nextDueAt(),
     advance: (ms) => moveBy(ms, false),
+    async step() {
+      const fired = await serialize(async () => {
+        const due = timeline.nextDueAt()
+        if (!Number.isFinite(due)) return false
+        if (due > now) now = due
+        await timeline.fireNext()
+        return true
+      })
+      requested = Math.max(requested, now)
+      timeline.moved(now)
+      return fired
+    },
     restore(ms) {
       now = ms
       requested = ms

@@ -6,7 +6,8 @@ export interface TimeHelpers {
   /**
    * Advances the clock to the next pre-confirmation tick and returns what it pre-confirmed: on an
    * OP-stack chain, where a block's first tick runs its deposits (index 0) and its first user
-   * pre-confirmation (index 1) at one instant, the latter.
+   * pre-confirmation (index 1) at one instant, the latter. A block's last tick, due with its
+   * seal, returns before the seal: the seal fires with the next step of the clock.
    */
   nextPreconfirmation(): Promise<Preconfirmation>
   /** Advances the clock through the next seal (and the ticks before it) and returns the sealed block. */
@@ -26,7 +27,11 @@ export interface TimeHelpers {
 /** The sender of an OP-stack chain's L1-attributes deposits (OP specs: the depositor account). */
 const L1_ATTRIBUTES_DEPOSITOR = '0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'
 
-/** Advances `chain`'s clock event by event until `event` fires; returns the last payload of that instant. */
+/**
+ * Steps `chain`'s clock event by event until `event` fires; returns its last payload (an
+ * OP-stack block's opening tick pre-confirms twice). A seal due at the same instant as the tick
+ * stepped to waits (`clock.step`), so a block's last pre-confirmation is seen unsealed.
+ */
 async function until<E extends 'preconfirmation' | 'block'>(chain: Chain, event: E): Promise<E extends 'block' ? SealedBlock : Preconfirmation> {
   let payload: unknown
   const listener = (value: unknown): void => {
@@ -35,9 +40,7 @@ async function until<E extends 'preconfirmation' | 'block'>(chain: Chain, event:
   chain.on(event, listener as never)
   try {
     while (payload === undefined) {
-      const due = chain.clock.nextDueAt()
-      if (!Number.isFinite(due)) throw new Error(`no ${event === 'block' ? 'seal' : 'tick'} is scheduled (mining: ${chain.mining})`)
-      await chain.clock.advance(Math.max(0, due - chain.clock.now()))
+      if (!(await chain.clock.step())) throw new Error(`no ${event === 'block' ? 'seal' : 'tick'} is scheduled (mining: ${chain.mining})`)
     }
   } finally {
     chain.off(event, listener as never)

@@ -314,6 +314,24 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
       expect(chain.listenerCount('block')).to.equal(0)
     })
 
+    it("nextPreconfirmation() to a block's last tick, due with its seal, returns before the seal: the transaction is pre-confirmed, not sealed, and nextSeal() then seals it at that instant (audit R, R1)", async () => {
+      await harness.time.advance(1900)
+      const hash = await sendValue(chain, alice, bob.address, 5n)
+      const last = await harness.time.nextPreconfirmation()
+      expect([last.index, last.blockNumber, last.transactions.map(({ transaction }) => transaction.hash)]).to.deep.equal([9, 1n, [hash]])
+      expect(chain.clock.now()).to.equal(START_MS + 2000)
+      expect(chain.findTransaction(hash)?.status).to.equal('preconfirmed')
+      expect(chain.blockNumber()).to.equal(0n)
+      const block = await harness.time.nextSeal()
+      expect([block.header.number, block.transactions.map(({ transaction }) => transaction.hash)]).to.deep.equal([1n, [hash]])
+      expect(chain.clock.now()).to.equal(START_MS + 2000)
+      // The clock's own step: the next event alone (the next block's first tick), then false under automine.
+      expect(await chain.clock.step()).to.equal(true)
+      expect(chain.clock.now()).to.equal(START_MS + 2200)
+      await chain.setMining('auto')
+      expect(await chain.clock.step()).to.equal(false)
+    })
+
     it('nextSeal() after a mid-block nextPreconfirmation seals that same block', async () => {
       await harness.time.nextPreconfirmation()
       const block = await harness.time.nextSeal()

@@ -10,8 +10,8 @@
  * await expect(() => send()).to.changeBalance(bob, 5n, 'pending')
  * ```
  */
-import type { BlockTag, Chain } from '../index.ts'
-import { decodePanicCode, decodeRevertReason, revertDataOf } from './revert-data.ts'
+import type { BlockTag, Chain, TransactionLocation } from '../index.ts'
+import { decodePanicCode, decodeRevertReason, isExecutionHalt, revertDataOf } from './revert-data.ts'
 
 /** The part of chai a plugin uses (kept structural so chai stays a peer of the user's choosing). */
 interface ChaiLike {
@@ -38,20 +38,93 @@ export interface CustomErrorAssertion extends PromiseLike<void> {
 
 type Subject = unknown
 
+/** The chains whose harness installed matchers, newest last (weakly: a test's chain may go). */
+const harnessed: Array<WeakRef<Chain>> = []
+/** The hashes each chain's pre-confirmations that were taken back held (its `withdrawn` events). */
+const withdrawnHashes = new WeakMap<Chain, Set<string>>()
+
+/** Registers `chain` for the matchers (once), recording the transactions its withdrawn pre-confirmations held. */
+function register(chain: Chain): void {
+  if (withdrawnHashes.has(chain)) return
+  const withdrawn = new Set<string>()
+  withdrawnHashes.set(chain, withdrawn)
+  chain.on('withdrawn', ({ preconfirmations }) => {
+    for (const { transactions } of preconfirmations) for (const { transaction } of transactions) withdrawn.add(transaction.hash.toLowerCase())
+  })
+  harnessed.push(new WeakRef(chain))
+}
+
+/** The chain that knows transaction `hash` (the newest first), and where it is there. */
+function locate(hash: string): { chain: Chain; location: TransactionLocation } | undefined {
+  for (let i = harnessed.length - 1; i >= 0; i--) {
+    const chain = harnessed[i].deref()
+    if (chain === undefined) {
+      harnessed.splice(i, 1)
+      continue
+    }
+    const location = chain.findTransaction(hash)
+    if (location !== undefined) return { chain, location }
+  }
+  return undefined
+}
+
+/** Whether a pre-confirmation holding transaction `hash` was taken back on one of the chains. */
+function wasWithdrawn(hash: string): boolean {
+  return harnessed.some((ref) => {
+    const chain = ref.deref()
+    return chain !== undefined && withdrawnHashes.get(chain)?.has(hash) === true
+  })
+}
+
+/** The transaction hash a subject names: a hash, a transaction (`hash`) or a receipt (viem's `transactionHash`, ethers' `hash`). */
+function hashOf(subject: unknown): string | undefined {
+  if (typeof subject === 'string') return /^0x[0-9a-fA-F]{64}$/.test(subject) ? subject.toLowerCase() : undefined
+  if (typeof subject !== 'object' || subject === null) return undefined
+  const { hash, transactionHash } = subject as { hash?: unknown; transactionHash?: unknown }
+  const named = typeof hash === 'string' ? hash : typeof transactionHash === 'string' ? transactionHash : undefined
+  return named === undefined ? undefined : hashOf(named)
+}
+
+/** The hash of a subject the status matchers take; anything else is a TypeError, never a vacuous pass. */
+function requiredHashOf(subject: unknown): string {
+  const hash = hashOf(subject)
+  if (hash === undefined) throw new TypeError(`expected a transaction hash, a transaction or a receipt, got ${typeof subject === 'string' ? `"${subject}"` : String(subject)}`)
+  return hash
+}
+
 /**
- * The revert data of the subject (a promise, or a function returning one): undefined if it
- * resolved. A rejection that is not a revert (a pool error, a bug) is rethrown as it is, as
- * Hardhat's matchers do, rather than read as "did not revert".
+ * The revert data of the subject (a promise, or a function returning one): `0x` for a run that
+ * halted without any (INVALID, out of gas), undefined if it succeeded. A rejection that is no
+ * failed run (a pool error, a bug) is rethrown as it is, as Hardhat's matchers do, rather than
+ * read as "did not revert". A subject that resolves to a sent transaction (its hash, the
+ * transaction, its receipt) is judged by its receipt, as Hardhat's matchers judge it.
  */
 async function revertOf(subject: Subject): Promise<`0x${string}` | undefined> {
+  let value: unknown
   try {
-    await (typeof subject === 'function' ? (subject as () => unknown)() : subject)
-    return undefined
+    value = await (typeof subject === 'function' ? (subject as () => unknown)() : subject)
   } catch (error) {
     const data = revertDataOf(error)
-    if (data === undefined) throw error
-    return data
+    if (data !== undefined) return data
+    if (isExecutionHalt(error)) return '0x'
+    throw error
   }
+  return sentRevertOf(value)
+}
+
+/**
+ * A sent transaction's revert: none if its receipt has status 1, else the data its trace returned
+ * (`0x` without any). A value that names no transaction of the chains (a call's 32-byte result,
+ * say) did not revert; one still in the mempool has not run, and cannot be judged yet.
+ */
+async function sentRevertOf(value: unknown): Promise<`0x${string}` | undefined> {
+  const hash = hashOf(value)
+  const found = hash === undefined ? undefined : locate(hash)
+  if (found === undefined) return undefined
+  if (found.location.status === 'mempool') throw new Error(`transaction ${hash} has not run yet (it is in the mempool): move the clock on, then assert`)
+  if (found.location.included.receipt.status === 1) return undefined
+  const trace = (await found.chain.request({ method: 'debug_traceTransaction', params: [hash, { tracer: 'callTracer' }] })) as { output?: `0x${string}` }
+  return trace.output ?? '0x'
 }
 
 async function decodeCustomError(decoder: ErrorDecoder, data: `0x${string}`): Promise<{ name: string; args: unknown[] } | undefined> {
@@ -82,14 +155,12 @@ function sameValues(a: unknown, b: unknown): boolean {
   return JSON.stringify(normalise(a), (_, v) => (typeof v === 'bigint' ? `${v}n` : v)) === JSON.stringify(normalise(b), (_, v) => (typeof v === 'bigint' ? `${v}n` : v))
 }
 
-function hashOf(subject: unknown): string | undefined {
-  if (typeof subject === 'string') return subject.toLowerCase()
-  if (typeof subject === 'object' && subject !== null && typeof (subject as { hash?: unknown }).hash === 'string') return (subject as { hash: string }).hash.toLowerCase()
-  return undefined
-}
-
-/** The matchers, bound to `chain` (for transaction status). */
+/**
+ * The matchers of `chain`'s harness. The transaction matchers find the transaction on whichever
+ * harnessed chain knows it (tests may run several); `changeBalance` reads `chain`.
+ */
 export function createChaiMatchers(chain: Chain): ChaiPlugin {
+  register(chain)
   return (chai) => {
     const { Assertion } = chai
 
@@ -142,20 +213,21 @@ export function createChaiMatchers(chain: Chain): ChaiPlugin {
 
     const status = (expected: 'mempool' | 'preconfirmed' | 'sealed', wording: string) =>
       async function (this: AssertionLike) {
-        const hash = hashOf(await this._obj)
-        const location = hash === undefined ? undefined : chain.findTransaction(hash as `0x${string}`)
-        const actual = location?.status ?? 'unknown'
+        const hash = requiredHashOf(await this._obj)
+        const actual = locate(hash)?.location.status ?? 'unknown'
         this.assert(actual === expected, `expected transaction ${hash} to be ${wording}, but it is ${actual === 'mempool' ? 'in the mempool' : actual}`, `expected transaction ${hash} not to be ${wording}`, expected, actual)
       }
     Assertion.addMethod('inMempool', status('mempool', 'in the mempool'))
     Assertion.addMethod('preconfirmed', status('preconfirmed', 'pre-confirmed (and not yet sealed)'))
     Assertion.addMethod('sealedInBlock', status('sealed', 'sealed in a block'))
-    // A dropped pre-confirmation: its transaction is back in the mempool, or gone.
+    // A dropped pre-confirmation: it was taken back, and its transaction is back in the mempool, or gone.
     Assertion.addMethod('dropped', async function (this: AssertionLike) {
-      const hash = hashOf(await this._obj)
-      const actual = (hash === undefined ? undefined : chain.findTransaction(hash as `0x${string}`))?.status ?? 'unknown'
-      const executed = actual === 'preconfirmed' || actual === 'sealed'
-      this.assert(!executed, `expected transaction ${hash} to be dropped (neither pre-confirmed nor sealed), but it is ${actual}`, `expected transaction ${hash} not to be dropped, but it is ${actual === 'mempool' ? 'in the mempool' : actual}`, 'dropped', actual)
+      const hash = requiredHashOf(await this._obj)
+      const status = locate(hash)?.location.status
+      const actual = status ?? (wasWithdrawn(hash) ? 'gone' : 'unknown')
+      const dropped = wasWithdrawn(hash) && status !== 'preconfirmed' && status !== 'sealed'
+      const shown = actual === 'mempool' ? 'in the mempool' : actual === 'unknown' ? 'unknown (never pre-confirmed here)' : actual
+      this.assert(dropped, `expected transaction ${hash} to be dropped (taken back, neither pre-confirmed nor sealed), but it is ${shown}`, `expected transaction ${hash} not to be dropped, but it is ${shown}`, 'dropped', actual)
     })
 
     Assertion.addMethod('changeBalance', async function (address: string, delta: bigint | number, blockTag: BlockTag = 'latest') {

@@ -1,7 +1,7 @@
 /**
  * Revert data out of whatever a failed call threw (the devnet's RPCError, viem's error chain,
- * ethers' CALL_EXCEPTION), and the two standard revert payloads decoded: Error(string) and
- * Panic(uint256).
+ * ethers' CALL_EXCEPTION), a halt without any told apart from other failures, and the two
+ * standard revert payloads decoded: Error(string) and Panic(uint256).
  */
 
 const ERROR_SELECTOR = '0x08c379a0'
@@ -28,6 +28,24 @@ export function revertDataOf(error: unknown): `0x${string}` | undefined {
     queue.push(record.cause, record.error, record.info)
   }
   return undefined
+}
+
+/** geth's texts for a run that halted without revert data (INVALID, out of gas, a bad jump…), as calls report them. */
+const HALT = /^(?:invalid opcode|out of gas|invalid jump destination|stack underflow|stack limit reached|write protection|return data out of bounds|max code size exceeded|contract creation code storage out of gas|max initcode size exceeded|gas uint64 overflow|invalid code: must not begin with 0xef)/
+
+/** Whether an error (the devnet's, or one viem or ethers wrapped it in) is a run that halted without revert data. */
+export function isExecutionHalt(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  const queue: unknown[] = [error]
+  while (queue.length > 0) {
+    const current = queue.shift()
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue
+    seen.add(current)
+    const record = current as Record<string, unknown>
+    if ([record.message, record.details, record.shortMessage].some((text) => typeof text === 'string' && HALT.test(text))) return true
+    queue.push(record.cause, record.error, record.info)
+  }
+  return false
 }
 
 function word(data: string, index: number): string {

@@ -13,7 +13,7 @@ import { Token } from '../../fixtures/artifacts/Token.ts'
 import { createHarness, type Harness } from '../../lib/harness/index.ts'
 import { createChain, RPCError, type Chain } from '../../lib/index.ts'
 import type { Hash } from '../../lib/types.ts'
-import { deploy, signCall } from '../support/chain-helpers.ts'
+import { deploy, rejection, signCall } from '../support/chain-helpers.ts'
 import { viemSetup } from '../support/clients-viem.ts'
 import { assertionFailure, tokenBalance } from '../support/harness-chai.ts'
 import { signer } from '../support/wallet.ts'
@@ -659,6 +659,38 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
         expect(caught).to.be.instanceOf(Error)
         expect(String((caught as Error).message)).to.contain('nonce too low: next nonce 2, tx nonce 0')
       })
+
+      it('a run that halts without revert data (INVALID, out of gas) is reverted, as in Hardhat: chain.call, viem, ethers (audit R, R9)', async () => {
+        await expect(call('consumeAllGas')).to.be.reverted
+        await expect(read('consumeAllGas')).to.be.reverted
+        await expect(reverter.consumeAllGas()).to.be.reverted
+        const withReason = await assertionFailure(expect(read('consumeAllGas')).to.be.revertedWith('x'))
+        expect(withReason.message).to.equal('expected a revert with reason "x", but it reverted with 0x')
+      })
+
+      it("a sent transaction is judged by its receipt, as Hardhat's matchers judge it: its hash, an ethers response, a viem receipt; the reason from its trace (audit R, R2)", async () => {
+        const data = encodeFunctionData({ abi: Reverter.abi, functionName: 'touchThenRevert' })
+        const nonce = await chain.getTransactionCount(alice.address, 'pending')
+        const failed = await chain.sendRawTransaction(await alice.sign({ to: reverterAddress, data, gas: 100_000n, nonce }))
+        const halted = await chain.sendRawTransaction(await alice.sign({ to: reverterAddress, data: encodeFunctionData({ abi: Reverter.abi, functionName: 'consumeAllGas' }), gas: 100_000n, nonce: nonce + 1 }))
+        const fine = await sendValue(chain, alice, bob.address, 1n)
+        const early = await rejection(expect(failed).to.be.reverted as unknown as Promise<void>)
+        expect(early.message).to.equal(`transaction ${failed} has not run yet (it is in the mempool): move the clock on, then assert`)
+        await chain.tick()
+        await expect(failed).to.be.reverted
+        await expect(failed).to.be.revertedWith('touched then reverted')
+        await expect(halted).to.be.reverted
+        await expect(fine).not.to.be.reverted
+        const negated = await assertionFailure(expect(failed).not.to.be.reverted)
+        expect(negated.message).to.equal('expected no revert, but it reverted')
+        await chain.mine()
+        await expect(setup.publicClient.getTransactionReceipt({ hash: failed })).to.be.revertedWith('touched then reverted')
+        const response = await ethersAlice.sendTransaction({ to: reverterAddress, data, gasLimit: 100_000n })
+        await harness.time.nextPreconfirmation()
+        await expect(response).to.be.revertedWith('touched then reverted')
+        // A call's 32-byte result is no transaction: it did not revert.
+        await expect(chain.call({ to: tokenAddress, data: encodeFunctionData({ abi: Token.abi, functionName: 'totalSupply' }) })).not.to.be.reverted
+      })
     })
 
     describe('inMempool / preconfirmed / sealedInBlock', () => {
@@ -698,6 +730,43 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
         const unknownHash = `0x${'ab'.repeat(32)}`
         const unknown = await assertionFailure(expect(unknownHash).to.be.inMempool())
         expect(unknown.message).to.equal(`expected transaction ${unknownHash} to be in the mempool, but it is unknown`)
+      })
+
+      it('a subject that names no transaction is a TypeError, never a pass; a viem receipt counts by its transactionHash; dropped() wants a pre-confirmation taken back (audit R, R6)', async () => {
+        for (const subject of [undefined, 'hello', 42]) {
+          const error = await rejection(expect(subject).to.be.dropped() as unknown as Promise<void>)
+          expect(error).to.be.instanceOf(TypeError)
+          expect(error.message).to.match(/^expected a transaction hash, a transaction or a receipt, got /)
+        }
+        const hash = await sendValue(chain, alice, bob.address, 5n)
+        await chain.tick()
+        await chain.mine()
+        const receipt = await setup.publicClient.getTransactionReceipt({ hash })
+        await expect(receipt).to.be.sealedInBlock()
+        const sealed = await assertionFailure(expect(receipt).to.be.dropped())
+        expect(sealed.message).to.equal(`expected transaction ${hash} to be dropped (taken back, neither pre-confirmed nor sealed), but it is sealed`)
+        const unknownHash = `0x${'cd'.repeat(32)}`
+        const never = await assertionFailure(expect(unknownHash).to.be.dropped())
+        expect(never.message).to.equal(`expected transaction ${unknownHash} to be dropped (taken back, neither pre-confirmed nor sealed), but it is unknown (never pre-confirmed here)`)
+        const taken = await sendValue(chain, alice, bob.address, 6n)
+        await chain.tick()
+        await harness.faults.drop({ mode: 'discard' })
+        await expect(taken).to.be.dropped()
+      })
+
+      it("with two chains, the transaction matchers answer for the chain that knows the transaction, whichever harness was installed last (audit R, R4)", async () => {
+        const other = await createChain({ clock: 'manual' })
+        use(createHarness(other).chaiMatchers)
+        const hash = await sendValue(chain, alice, bob.address, 5n)
+        await chain.tick()
+        await expect(hash).to.be.preconfirmed()
+        const elsewhere = await sendValue(other, signer(other, 0), bob.address, 5n)
+        await expect(elsewhere).to.be.inMempool()
+        await chain.mine()
+        await expect(hash).to.be.sealedInBlock()
+        // changeBalance reads the chain of the harness installed last: this one's again, for the specs after this.
+        use(createHarness(chain).chaiMatchers)
+        other.close()
       })
     })
 

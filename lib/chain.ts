@@ -14,7 +14,7 @@ import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
 import { parseAddress, parseData, parseHash, toData, toQuantity, toWord } from './rpc/hex.ts'
-import { parseBlockTag, parseCallRequest, parseDepositRequest, parseQuantityLike } from './rpc/params.ts'
+import { parseBlockOrHash, parseCallRequest, parseDepositRequest, parseQuantityLike } from './rpc/params.ts'
 import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
@@ -54,7 +54,7 @@ function toJsonParameter(value: unknown): unknown {
   if (name !== undefined || number !== undefined || hash !== undefined) return name ?? (number === undefined ? { blockHash: hash } : toQuantity(number))
   return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, toJsonParameter(entry)]))
 }
-const tag = (value: BlockTag) => parseBlockTag(value, '1 (block)')
+const tag = (value: BlockTag) => parseBlockOrHash(value, '1 (block)')
 
 /** An in-process chain with pre-confirmations. Create one with {@link createChain}. */
 export class Chain extends EngineHost {

@@ -92,9 +92,9 @@ describe('block tags: reads at latest, pending, safe, finalized, earliest, numbe
     await expectState('finalized', atBlock[0])
   })
 
-  it('a block number as hex, bigint, number, {blockNumber} (hex and bigint) and {blockHash} reads that block', async () => {
+  it('a block number as hex, bigint, number, {blockNumber} (hex and bigint), {blockHash} and a bare block hash (audit R, R8) reads that block', async () => {
     for (let n = 0; n <= 3; n++) {
-      const forms: BlockTag[] = [`0x${n.toString(16)}`, BigInt(n), n, { blockNumber: `0x${n.toString(16)}` }, { blockNumber: BigInt(n) }, { blockHash: hashes[n] }]
+      const forms: BlockTag[] = [`0x${n.toString(16)}`, BigInt(n), n, { blockNumber: `0x${n.toString(16)}` }, { blockNumber: BigInt(n) }, { blockHash: hashes[n] }, hashes[n]]
       for (const tag of forms) await expectState(tag, atBlock[n])
     }
   })

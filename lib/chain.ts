@@ -13,8 +13,8 @@ import { callResultOrThrow } from './execution/run-call.ts'
 import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
-import { parseAddress, parseData, parseHash, toData, toQuantity, toWord } from './rpc/hex.ts'
-import { parseBlockOrHash, parseCallRequest, parseDepositRequest, parseQuantityLike } from './rpc/params.ts'
+import { parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity, toWord } from './rpc/hex.ts'
+import { parseBlockOrHash, parseCallRequest, parseDepositRequest, parseQuantityLike, parseTimestamp, parseUint64 } from './rpc/params.ts'
 import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
 import type { Address, BlockTag, Hash, Hex } from './types.ts'
@@ -207,8 +207,8 @@ export class Chain extends EngineHost {
   }
 
   /** Seals `count` blocks now (`anvil_mine`), each `intervalSeconds` after its parent (default 1). */
-  mineBlocks(count: number, intervalSeconds = 1n): Promise<SealedBlock | undefined> {
-    return this[ENGINE].mining.mineBlocks(count, intervalSeconds)
+  async mineBlocks(count: number, intervalSeconds: bigint | number = 1n): Promise<SealedBlock | undefined> {
+    return this[ENGINE].mining.mineBlocks(parseSmallQuantity(count, '0 (blocks)'), parseUint64(intervalSeconds, '1 (interval seconds)'))
   }
 
   /** How accepted transactions become blocks (see {@link MiningMode}). */
@@ -237,22 +237,22 @@ export class Chain extends EngineHost {
   }
 
   /** Sets the balance of `address` in wei, at `latest` and `pending` at once (no block is sealed). */
-  setBalance(address_: string, balance: bigint): Promise<void> {
-    return this[ENGINE].controls.setBalance(address(address_), balance)
+  async setBalance(address_: string, balance: bigint): Promise<void> {
+    return this[ENGINE].controls.setBalance(address(address_), parseQuantityLike(balance, '1 (balance)'))
   }
 
   /** Sets the nonce of `address`, at `latest` and `pending` at once. */
-  setNonce(address_: string, nonce: bigint): Promise<void> {
-    return this[ENGINE].controls.setNonce(address(address_), nonce)
+  async setNonce(address_: string, nonce: bigint): Promise<void> {
+    return this[ENGINE].controls.setNonce(address(address_), parseUint64(nonce, '1 (nonce)'))
   }
 
   /** Replaces the runtime code of `address`, at `latest` and `pending` at once. */
-  setCode(address_: string, code: Hex | Uint8Array): Promise<void> {
+  async setCode(address_: string, code: Hex | Uint8Array): Promise<void> {
     return this[ENGINE].controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
   }
 
   /** Sets one storage word of `address`, at `latest` and `pending` at once. */
-  setStorageAt(address_: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
+  async setStorageAt(address_: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
     return this[ENGINE].controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
   }
 
@@ -267,13 +267,13 @@ export class Chain extends EngineHost {
   }
 
   /** Moves block timestamps `seconds` ahead of the clock (`evm_increaseTime`); returns the total offset. */
-  increaseTime(seconds: number): Promise<number> {
-    return this[ENGINE].controls.increaseTime(seconds)
+  async increaseTime(seconds: number): Promise<number> {
+    return this[ENGINE].controls.increaseTime(parseSmallQuantity(seconds, '0 (seconds)'))
   }
 
   /** Gives the next block `timestamp` (`evm_setNextBlockTimestamp`); later blocks follow on. */
-  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
-    return this[ENGINE].controls.setNextBlockTimestamp(timestamp)
+  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    return this[ENGINE].controls.setNextBlockTimestamp(parseTimestamp(timestamp, '0 (timestamp)'))
   }
 
   /** Steps each new block's timestamp by `seconds` from its parent (undefined: follow the clock again). */

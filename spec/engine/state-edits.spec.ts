@@ -183,6 +183,26 @@ describe('cheats', () => {
     })
   })
 
+  it('the plain functions refuse what their RPC methods refuse, -32602 naming the argument, and change nothing (audit R, R3)', async () => {
+    const chain = await createChain({ clock: 'manual' })
+    const before = await chain.getBalance(carol)
+    const refusals: Array<[Promise<unknown>, string]> = [
+      [chain.setBalance(carol, -5n), 'invalid argument 1 (balance)'],
+      [chain.setBalance(carol, 2n ** 256n), 'invalid argument 1 (balance)'],
+      [chain.setNonce(carol, -1n), 'invalid argument 1 (nonce)'],
+      [chain.increaseTime(-100), 'invalid argument 0 (seconds)'],
+      [chain.increaseTime(1.5), 'invalid argument 0 (seconds)'],
+      [chain.increaseTime(Number.NaN), 'invalid argument 0 (seconds)'],
+      [chain.mineBlocks(-1), 'invalid argument 0 (blocks)'],
+      [chain.mineBlocks(2, 1.5), 'invalid argument 1 (interval seconds)'],
+    ]
+    for (const [refused, argument] of refusals) {
+      const error = await rejection(refused)
+      expect([error.code, error.message.startsWith(argument)], error.message).to.deep.equal([-32602, true])
+    }
+    expect([await chain.getBalance(carol), await chain.getTransactionCount(carol), chain.blockNumber()]).to.deep.equal([before, 0, 0n])
+  })
+
   describe('setCode (anvil_setCode null, hardhat_setCode true)', () => {
     it("planting Counter's runtime code: calls run it at latest and pending, and a transaction to it executes it", async () => {
       const chain = await createChain({ clock: 'manual' })

@@ -282,6 +282,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
     dumpState: () => serialize(async () => captureChainState({ blocks: store, history, commitment }, setup.source, { chainId: Number(chainId.value), preset: options.preset }, clock.now(), schedule.capture(), settings.saved)),
     close() {
       clock.stop()
+      lookups.endWaits()
       builder.close()
       setup.upstream?.close()
     },

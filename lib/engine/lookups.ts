@@ -35,6 +35,24 @@ export interface PoolContent {
 /** Where an executed transaction is: the pre-confirmed block or a sealed one. */
 export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: 'mempool' }>
 
+/** The waits for transactions a chain's lookups have open, ended together when its engine retires (a reset, a load, `close`). */
+class OpenWaits {
+  private readonly ends = new Set<() => void>()
+
+  /** Registers `end`, to run if the engine retires first; returns the unregistering. */
+  add(end: () => void): () => void {
+    this.ends.add(end)
+    return () => this.ends.delete(end)
+  }
+
+  /** Ends every wait still open. */
+  endAll(): void {
+    const ends = [...this.ends]
+    this.ends.clear()
+    for (const end of ends) end()
+  }
+}
+
 /** Finds transactions, and waits for them. */
 export class TransactionLookups {
   constructor(
@@ -52,11 +70,18 @@ export class TransactionLookups {
      * a pending snapshot.
      */
     private readonly served: () => PendingBlock | undefined,
+    /** The waits open on this chain, shared with its standard endpoint's lookups. */
+    private readonly waits = new OpenWaits(),
   ) {}
 
   /** The same lookups for a standard endpoint: a pre-confirmed transaction is still pending there. */
   sealedOnly(): TransactionLookups {
-    return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, () => undefined)
+    return new TransactionLookups(this.pool, this.deposits, this.builder, this.blocks, this.clock, this.events, () => undefined, this.waits)
+  }
+
+  /** Ends every wait still open as a timeout (code 4): the engine is retiring, its transactions will never run (a reset, a load, `close`). */
+  endWaits(): void {
+    this.waits.endAll()
   }
 
   /**
@@ -113,8 +138,8 @@ export class TransactionLookups {
    * endpoint's lookups). Rejects with code 4
    * (EIP-7966) once the chain's clock has moved `timeoutMs` past now without it (checked at
    * every tick, seal and clock move), or as soon as the transaction leaves the mempool
-   * unexecuted. Time is the chain's clock: under the manual clock the wait ends only as the
-   * clock is advanced.
+   * unexecuted, or the chain starts over or closes ({@link endWaits}). Time is the chain's clock:
+   * under the manual clock the wait ends only as the clock is advanced.
    */
   waitForPreconfirmation(hash: Hash, timeoutMs: number): Promise<ExecutedLocation> {
     const deadline = this.clock.now() + timeoutMs
@@ -134,7 +159,12 @@ export class TransactionLookups {
         events.off('preconfirmation', check)
         events.off('block', check)
         events.off('time', check)
+        unregister()
       }
+      const unregister = this.waits.add(() => {
+        stop()
+        reject(new TransactionTimeoutError(hash, timeoutMs))
+      })
       events.on('preconfirmation', check)
       events.on('block', check)
       events.on('time', check)

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
-import { createTestClient, custom, type Hex } from 'viem'
+import { createTestClient, custom, keccak256, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { createChain, type Chain } from '../../lib/index.ts'
 import type { Address } from '../../lib/types.ts'
@@ -186,6 +186,27 @@ describe('mining modes', () => {
       expect(error.code).to.equal(4)
       expect(error.message).to.match(/^Transaction 0x[0-9a-f]{64} was added to the mempool but wasn't confirmed within 1s\.$/)
       expect(chain.blockNumber()).to.equal(1n)
+    })
+
+    it('a wait in flight ends with code 4 when the chain starts over (anvil_reset, anvil_loadState) or closes, as evm_revert ends it: the transaction will never run (audit R, R7)', async () => {
+      const chain = await createChain({ clock: 'manual', mining: 'off' })
+      const dump = await chain.dumpState()
+      const alice = signer(chain, 0)
+      for (const [nonce, startOver] of [
+        [0, () => chain.request({ method: 'anvil_reset', params: [] })],
+        [0, () => chain.loadState(dump)],
+        [0, async () => chain.close()],
+      ] as const) {
+        const raw = await alice.sign({ to: carol, value: 1n, nonce })
+        const answer = request(chain, 'eth_sendRawTransactionSync', raw, 6000).then(
+          () => expect.fail('the chain started over'),
+          (error: { code: number }) => error,
+        )
+        while (chain.findTransaction(keccak256(raw)) === undefined) await new Promise((admitted) => setImmediate(admitted))
+        const waiting = chain.waitForPreconfirmation(keccak256(raw), 60_000).catch((error: { code: number }) => error)
+        await startOver()
+        expect([(await answer).code, ((await waiting) as { code: number }).code]).to.deep.equal([4, 4])
+      }
     })
   })
 

@@ -1,5 +1,5 @@
 /** Time helpers for tests: step the chain to its next pre-confirmation or seal, or to a timestamp. */
-import type { Chain, Preconfirmation, SealedBlock } from '../index.ts'
+import { InvalidInputError, type Chain, type Preconfirmation, type SealedBlock } from '../index.ts'
 
 /** The time helpers of a harness. */
 export interface TimeHelpers {
@@ -17,7 +17,8 @@ export interface TimeHelpers {
   /**
    * Seals a block stamped `timestamp` (seconds) now, as Hardhat's `time.increaseTo` mines one;
    * a pending block that has pre-confirmed transactions (besides an OP-stack chain's opening
-   * L1-attributes deposit, made again for the new time) seals first, with its own timestamp.
+   * L1-attributes deposit, made again for the new time) seals first, with its own timestamp (a
+   * `timestamp` not after it is refused before anything seals).
    */
   increaseTo(timestamp: bigint | number): Promise<void>
   /** The newest sealed block's timestamp (seconds), as Hardhat's `time.latest`. */
@@ -55,8 +56,14 @@ export function createTimeHelpers(chain: Chain): TimeHelpers {
     nextSeal: () => until(chain, 'block'),
     advance: (ms) => chain.clock.advance(ms),
     async increaseTo(timestamp) {
-      if (chain.pending.transactions.some(({ transaction }) => transaction.sender !== L1_ATTRIBUTES_DEPOSITOR)) await chain.mine()
-      await chain.setNextBlockTimestamp(BigInt(timestamp))
+      const target = BigInt(timestamp)
+      if (chain.pending.transactions.some(({ transaction }) => transaction.sender !== L1_ATTRIBUTES_DEPOSITOR)) {
+        // Refused before anything seals: the pre-confirmed block, sealed first, keeps its own timestamp.
+        const sealedFirst = chain.pending.context.timestamp
+        if (target <= sealedFirst) throw new InvalidInputError(`Timestamp ${target} is lower than or equal to previous block's timestamp ${sealedFirst} (the pre-confirmed block, which seals first)`)
+        await chain.mine()
+      }
+      await chain.setNextBlockTimestamp(target)
       await chain.mine()
     },
     latest: async () => chain.blockByNumber(Number(chain.blockNumber()))!.header.timestamp,

@@ -415,6 +415,18 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
       expect(chain.blockNumber()).to.equal(1n)
     })
 
+    it('increaseTo(ts) not after the pre-confirmed block that would seal first is refused before anything seals (audit R, R5)', async () => {
+      const hash = await sendValue(chain, alice, bob.address, 5n)
+      await harness.time.nextPreconfirmation()
+      const refused = await rejection(harness.time.increaseTo(GENESIS_TIMESTAMP + 1n))
+      expect([refused.code, refused.message]).to.deep.equal([
+        -32000,
+        `Timestamp ${GENESIS_TIMESTAMP + 1n} is lower than or equal to previous block's timestamp ${GENESIS_TIMESTAMP + 2n} (the pre-confirmed block, which seals first)`,
+      ])
+      expect(chain.blockNumber()).to.equal(0n)
+      expect(chain.findTransaction(hash)?.status).to.equal('preconfirmed')
+    })
+
     it("nextPreconfirmation() and nextSeal() with mining 'auto' reject with a clear error (nothing is scheduled) and leave the clock alone", async () => {
       const auto = await createChain({ clock: 'manual', mining: 'auto' })
       const { time } = createHarness(auto)

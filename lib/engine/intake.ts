@@ -148,20 +148,14 @@ export class TransactionIntake {
    * Estimates the gas (if not given) at `at`, then decides nonce (by `nonceOf`, the pool's
    * unless told) and fees and hands the fields to `use`, in one serialized step.
    */
-  private async complete<T>(
-    request: TransactionRequest,
-    from: Address,
-    use: (fields: TransactionToSign) => T | Promise<T>,
-    at: BlockSelector = TAG.pending,
-    nonceOf: (address: Address) => bigint | Promise<bigint> = this.parts.poolNonce,
-  ): Promise<T> {
+  private async complete<T>(request: TransactionRequest, from: Address, use: (fields: TransactionToSign) => T | Promise<T>, at: BlockSelector = TAG.pending, nonceOf = this.parts.poolNonce): Promise<T> {
     checkChainId(request, this.parts.environment.chainId.value)
     const gas = request.gas ?? (await this.parts.calls.estimateGas(request, at))
     return this.parts.serialize(async () => use(await this.fields(request, from, gas, nonceOf)))
   }
 
   /** Every field of `request` decided against the pending block and the mempool, the nonce by `nonceOf`. */
-  private async fields(request: TransactionRequest, from: Address, gas: bigint, nonceOf: (address: Address) => bigint | Promise<bigint>): Promise<TransactionToSign> {
+  private async fields(request: TransactionRequest, from: Address, gas: bigint, nonceOf: IntakeParts['poolNonce']): Promise<TransactionToSign> {
     const pending = this.parts.builder.pending
     const type = inferredType(request)
     let cap: bigint
@@ -195,17 +189,8 @@ export class TransactionIntake {
   async simulateDeposit(request: DepositRequest): Promise<Hash> {
     const queue = this.depositQueue()
     return this.parts.serialize(async () => {
-      const fields = {
-        sourceHash: queue.nextSourceHash(this.parts.builder.pending.context.number),
-        from: request.from ?? request.to,
-        to: request.to,
-        mint: request.mint ?? 0n,
-        value: request.value ?? 0n,
-        gasLimit: request.gas ?? DEFAULT_DEPOSIT_GAS,
-        isSystemTx: false,
-        data: request.data ?? new Uint8Array(0),
-      }
-      return this.queueDeposit(depositTransaction(fields))
+      const sourceHash = queue.nextSourceHash(this.parts.builder.pending.context.number)
+      return this.queueDeposit(depositOf(request, request.from ?? request.to, sourceHash, request.gas ?? DEFAULT_DEPOSIT_GAS, false))
     })
   }
 
@@ -213,17 +198,7 @@ export class TransactionIntake {
   private async submitDepositRequest(request: TransactionRequest, from: Address, sourceHash: Uint8Array): Promise<Hash> {
     this.depositQueue()
     const gasLimit = request.gas ?? (await this.estimateDeposit(request, from))
-    const fields = {
-      sourceHash,
-      from,
-      to: request.to,
-      mint: request.mint ?? 0n,
-      value: request.value ?? 0n,
-      gasLimit,
-      isSystemTx: request.isSystemTx ?? false,
-      data: request.data ?? new Uint8Array(0),
-    }
-    const deposit = depositTransaction(fields)
+    const deposit = depositOf(request, from, sourceHash, gasLimit, request.isSystemTx ?? false)
     return this.parts.serialize(async () => {
       this.rejectKnown(deposit.hash)
       return this.queueDeposit(deposit)
@@ -302,6 +277,11 @@ export class TransactionIntake {
     await mining.afterAdmission()
     return transaction.hash
   }
+}
+
+/** The deposit `request` asks for, from `from` (mint and value 0 and no data unless given). */
+function depositOf(request: { readonly to?: Address; readonly mint?: bigint; readonly value?: bigint; readonly data?: Uint8Array }, from: Address, sourceHash: Uint8Array, gasLimit: bigint, isSystemTx: boolean): DepositTransaction {
+  return depositTransaction({ sourceHash, from, to: request.to, mint: request.mint ?? 0n, value: request.value ?? 0n, gasLimit, isSystemTx, data: request.data ?? new Uint8Array(0) })
 }
 
 /** The `from` of a request the wallet sends or signs: -32602 when missing. */

@@ -52,6 +52,8 @@ export interface BlockParts {
   readonly requestsHash: Uint8Array | undefined
   /** Blob gas used: none on the devnet's own chains, the DA footprint of an OP-stack block (Jovian). */
   readonly blobGasUsed?: bigint
+  /** The withdrawals root: the empty trie's, or an OP-stack block's L2ToL1MessagePasser storage root (Isthmus). */
+  readonly withdrawalsRoot?: Uint8Array
   /** The block's tries as its previous assembly left them (the pending block's), if any. */
   readonly tries?: BodyTries
 }
@@ -73,7 +75,7 @@ export function assembleBlock(parts: BlockParts): SealedBlock {
     extraData: parts.extraData,
     mixHash: context.prevRandao,
     baseFeePerGas: context.baseFeePerGas,
-    withdrawalsRoot: EMPTY_TRIE_ROOT,
+    withdrawalsRoot: parts.withdrawalsRoot ?? EMPTY_TRIE_ROOT,
     blobGasUsed: parts.blobGasUsed ?? 0n,
     excessBlobGas: 0n,
     parentBeaconBlockRoot: ZERO_BEACON_ROOT,

@@ -202,7 +202,10 @@ export class BlockBuilder {
     this.discardDraft()
     history.apply(Number(pending.context.number), pending.state)
     commitment.markChanges(pending.state)
-    const block = assembleBlock(pending.parts(commitment.compute(history.latest)))
+    const stateRoot = commitment.compute(history.latest)
+    const { withdrawalsAccount } = this.parts.rules
+    const withdrawalsRoot = withdrawalsAccount === undefined ? undefined : commitment.storageRoot(history.latest, withdrawalsAccount)
+    const block = assembleBlock({ ...pending.parts(stateRoot), withdrawalsRoot })
     blocks.append(block)
     this.pending = this.open(nextTimestamp)
     if (this.parts.undoLog.recording) this.parts.undoLog.record(() => (this.pending = pending))

@@ -8,8 +8,15 @@
 import { hexToBytes } from '@ethereumjs/util'
 import type { GenesisAccount } from '../state/account.ts'
 import type { Address } from '../types.ts'
+import { L1_BLOCK_NUMBER_RUNTIME, L2_TO_L1_MESSAGE_PASSER_RUNTIME, WETH_RUNTIME } from './devnet-predeploy-code.ts'
 import { GAS_PRICE_ORACLE_RUNTIME, L1_BLOCK_RUNTIME, OPERATOR_FEE_VAULT_RUNTIME } from './predeploy-code.ts'
 
+/** The WETH predeploy: Wrapped Ether (WETH9's interface). */
+export const WETH: Address = '0x4200000000000000000000000000000000000006'
+/** The L1BlockNumber predeploy: the L1 block number, read from L1Block. */
+export const L1_BLOCK_NUMBER: Address = '0x4200000000000000000000000000000000000013'
+/** The L2ToL1MessagePasser predeploy: where withdrawals start; its storage root is a block's withdrawalsRoot (Isthmus). */
+export const L2_TO_L1_MESSAGE_PASSER: Address = '0x4200000000000000000000000000000000000016'
 /** The L1Block predeploy: the L1 attributes (base fee, blob base fee, scalars, operator fee) of the current L2 block. */
 export const L1_BLOCK: Address = '0x4200000000000000000000000000000000000015'
 /** The GasPriceOracle predeploy: the L1-fee and operator-fee functions, computed from L1Block's values. */
@@ -39,6 +46,11 @@ const GAS_PRICE_ORACLE_FORK_FLAGS = 0x01010101n
  * fee vaults. L1Block is returned with empty storage: `opStackRules` fills it with the genesis
  * L1 attributes, and the L1-attributes deposit of each block then writes it.
  *
+ * WETH, L2ToL1MessagePasser and L1BlockNumber, which no upgrade transaction deploys (so the
+ * specs publish no bytecode for them), are the devnet's own contracts written to their
+ * interfaces, storage layouts and events (devnet-predeploy-code.ts, sources in
+ * fixtures/op-stack/devnet/), so apps wrap ether and viem's withdrawal actions work.
+ *
  * The OperatorFeeVault has the OperatorFeeVault code the Isthmus upgrade deploys (it withdraws to
  * the BaseFeeVault on L2, fixed in its code). The SequencerFeeVault, BaseFeeVault and L1FeeVault
  * are accounts with no code: no network-upgrade transaction deploys them, so the OP-stack specs
@@ -52,9 +64,12 @@ export function opStackPredeploys(): readonly GenesisAccount[] {
   const noCode = () => new Uint8Array(0)
   const noStorage = () => new Map<bigint, bigint>()
   return [
+    { address: WETH, code: hexToBytes(WETH_RUNTIME), storage: noStorage() },
     { address: GAS_PRICE_ORACLE, code: hexToBytes(GAS_PRICE_ORACLE_RUNTIME), storage: new Map([[0n, GAS_PRICE_ORACLE_FORK_FLAGS]]) },
     { address: SEQUENCER_FEE_VAULT, code: noCode(), storage: noStorage() },
+    { address: L1_BLOCK_NUMBER, code: hexToBytes(L1_BLOCK_NUMBER_RUNTIME), storage: noStorage() },
     { address: L1_BLOCK, code: hexToBytes(L1_BLOCK_RUNTIME), storage: noStorage() },
+    { address: L2_TO_L1_MESSAGE_PASSER, code: hexToBytes(L2_TO_L1_MESSAGE_PASSER_RUNTIME), storage: noStorage() },
     { address: BASE_FEE_VAULT, code: noCode(), storage: noStorage() },
     { address: L1_FEE_VAULT, code: noCode(), storage: noStorage() },
     { address: OPERATOR_FEE_VAULT, code: hexToBytes(OPERATOR_FEE_VAULT_RUNTIME), storage: noStorage() },

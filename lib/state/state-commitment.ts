@@ -36,6 +36,8 @@ export interface StateCommitment {
    * holds no tries.
    */
   tries(head: StateView): StateTries
+  /** The storage root of `address` in `head` as the last root folded it (an Isthmus withdrawalsRoot); undefined where the commitment holds no tries. */
+  storageRoot(head: StateView, address: Address): Uint8Array | undefined
   /**
    * Takes `keys` (addresses with their storage slots) as the whole state (a state load): the
    * tries are built from them in one pass when a root or a proof is next asked for, read from
@@ -55,6 +57,7 @@ export function fixedStateCommitment(root: Uint8Array): StateCommitment {
     tries() {
       throw new ResourceNotFoundError("state proofs are not available on a forked chain: it does not hold the upstream's state trie")
     },
+    storageRoot: () => undefined,
   }
 }
 
@@ -165,6 +168,10 @@ export class TrieStateCommitment implements StateCommitment {
       accounts: this.accountTrie,
       storage: (address) => this.storageTries.get(address),
     }
+  }
+
+  storageRoot(head: StateView, address: Address): Uint8Array {
+    return trieRoot(this.tries(head).storage(address))
   }
 
   /** Takes `keys` as the whole state, to build the tries from when next folding (edits folded before count for nothing then). */

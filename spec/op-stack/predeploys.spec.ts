@@ -11,16 +11,21 @@ import { createAddressFromString } from '@ethereumjs/util'
 import { expect } from 'chai'
 import { bytesToHex, decodeFunctionResult, encodeFunctionData, hexToBytes, keccak256, numberToHex, pad, parseAbi, type Abi, type Hex } from 'viem'
 import { createChain, RPCError, type Chain } from '../../lib/index.ts'
+import { compileDevnetPredeploys } from '../../fixtures/op-stack/devnet-predeploys.ts'
+import { L1_BLOCK_NUMBER_RUNTIME, L2_TO_L1_MESSAGE_PASSER_RUNTIME, WETH_RUNTIME } from '../../lib/op-stack/devnet-predeploy-code.ts'
 import { GAS_PRICE_ORACLE_RUNTIME, L1_BLOCK_RUNTIME, OPERATOR_FEE_VAULT_RUNTIME } from '../../lib/op-stack/predeploy-code.ts'
 import {
   BASE_FEE_VAULT,
   DEPOSITOR_ACCOUNT,
   GAS_PRICE_ORACLE,
   L1_BLOCK,
+  L1_BLOCK_NUMBER,
   L1_FEE_VAULT,
+  L2_TO_L1_MESSAGE_PASSER,
   OPERATOR_FEE_VAULT,
   opStackPredeploys,
   SEQUENCER_FEE_VAULT,
+  WETH,
 } from '../../lib/op-stack/predeploys.ts'
 import type { Address } from '../../lib/types.ts'
 import { rejection } from '../support/chain-helpers.ts'
@@ -107,17 +112,22 @@ describe('OP-stack predeploy bytecode (ethereum-optimism/specs static/bytecode)'
 })
 
 describe('opStackPredeploys()', () => {
-  it('holds the GasPriceOracle, the vaults and L1Block at their predeploy addresses, in address order', () => {
+  it('holds WETH, the GasPriceOracle, the vaults, L1BlockNumber, L1Block and the L2ToL1MessagePasser at their predeploy addresses, in address order', () => {
     const accounts = opStackPredeploys()
     expect(accounts.map((account) => account.address)).to.deep.equal([
+      '0x4200000000000000000000000000000000000006',
       '0x420000000000000000000000000000000000000f',
       '0x4200000000000000000000000000000000000011',
+      '0x4200000000000000000000000000000000000013',
       '0x4200000000000000000000000000000000000015',
+      '0x4200000000000000000000000000000000000016',
       '0x4200000000000000000000000000000000000019',
       '0x420000000000000000000000000000000000001a',
       '0x420000000000000000000000000000000000001b',
     ])
-    expect([GAS_PRICE_ORACLE, SEQUENCER_FEE_VAULT, L1_BLOCK, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]).to.deep.equal(accounts.map((account) => account.address))
+    expect([WETH, GAS_PRICE_ORACLE, SEQUENCER_FEE_VAULT, L1_BLOCK_NUMBER, L1_BLOCK, L2_TO_L1_MESSAGE_PASSER, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]).to.deep.equal(
+      accounts.map((account) => account.address),
+    )
     expect(DEPOSITOR_ACCOUNT).to.equal('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001')
   })
 
@@ -126,6 +136,7 @@ describe('opStackPredeploys()', () => {
     expect(code.get(GAS_PRICE_ORACLE)).to.equal(GAS_PRICE_ORACLE_RUNTIME)
     expect(code.get(L1_BLOCK)).to.equal(L1_BLOCK_RUNTIME)
     expect(code.get(OPERATOR_FEE_VAULT)).to.equal(OPERATOR_FEE_VAULT_RUNTIME)
+    expect([code.get(WETH), code.get(L2_TO_L1_MESSAGE_PASSER), code.get(L1_BLOCK_NUMBER)]).to.deep.equal([WETH_RUNTIME, L2_TO_L1_MESSAGE_PASSER_RUNTIME, L1_BLOCK_NUMBER_RUNTIME])
     for (const vault of [SEQUENCER_FEE_VAULT, BASE_FEE_VAULT, L1_FEE_VAULT]) expect(code.get(vault)).to.equal('0x')
   })
 
@@ -133,8 +144,13 @@ describe('opStackPredeploys()', () => {
     const accounts = opStackPredeploys()
     const storage = accounts.map((account) => [account.address, [...account.storage]])
     expect(storage.filter(([, words]) => words.length > 0)).to.deep.equal([[GAS_PRICE_ORACLE, [[0n, 0x01010101n]]]])
-    accounts[0].code.fill(0)
-    expect(bytesToHex(opStackPredeploys()[0].code)).to.equal(GAS_PRICE_ORACLE_RUNTIME)
+    accounts[1].code.fill(0)
+    expect(bytesToHex(opStackPredeploys()[1].code)).to.equal(GAS_PRICE_ORACLE_RUNTIME)
+  })
+
+  it("the devnet's own WETH, L2ToL1MessagePasser and L1BlockNumber are what fixtures/op-stack/devnet/*.sol compile to (npm run fixtures)", () => {
+    const { code } = compileDevnetPredeploys()
+    expect([code.WETH, code.L2ToL1MessagePasser, code.L1BlockNumber]).to.deep.equal([WETH_RUNTIME, L2_TO_L1_MESSAGE_PASSER_RUNTIME, L1_BLOCK_NUMBER_RUNTIME])
   })
 })
 

@@ -18,6 +18,13 @@ export function parseBoolean(value: unknown, name: string): boolean {
   return value
 }
 
+/** A deposit's mint: a QUANTITY below 2^128, a u128 as Base's node (op-reth) holds it. */
+function parseMint(value: unknown, name: string): bigint {
+  const mint = parseQuantityLike(value, name)
+  if (mint >= 1n << 128n) throw invalidArgument(name, `${describeValue(value)} exceeds u128, the most a deposit can mint`)
+  return mint
+}
+
 /** A QUANTITY given as hex, or (in-process) as a bigint or a safe integer. */
 export function parseQuantityLike(value: unknown, name: string): bigint {
   if (typeof value === 'bigint' && value >= 0n && value < 2n ** 256n) return value
@@ -145,7 +152,7 @@ export function parseCallRequest(value: unknown, name: string): TransactionReque
     blobVersionedHashes: optional(object, 'blobVersionedHashes', name, parseBlobHashes),
     // An OP-stack deposit's fields (eth_sendTransaction, as Anvil's optimism mode takes them).
     sourceHash: optional(object, 'sourceHash', name, (raw, field) => hexToBytes(parseHash(raw, field))),
-    mint: optional(object, 'mint', name, parseQuantityLike),
+    mint: optional(object, 'mint', name, parseMint),
     isSystemTx: optional(object, 'isSystemTx', name, parseBoolean),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
@@ -166,7 +173,7 @@ export function parseDepositRequest(value: unknown, name: string): DepositReques
   return {
     to,
     from: optional<Address>(object, 'from', name, parseAddress),
-    mint: optional(object, 'mint', name, parseQuantityLike),
+    mint: optional(object, 'mint', name, parseMint),
     value: optional(object, 'value', name, parseQuantityLike),
     gas: optional(object, 'gas', name, parseQuantityLike),
     data: optional(object, 'input', name, parseData) ?? optional(object, 'data', name, parseData),

@@ -78,7 +78,8 @@ export function decodeDeposit(raw: Uint8Array): DepositFields {
     sourceHash: bytesField(sourceHash, 'sourceHash', 32, true),
     from: toHex(bytesField(from, 'from', 20, true)) as Address,
     to: toBytes.length === 0 ? undefined : (toHex(toBytes) as Address),
-    mint: bytesToBigInt(bytesField(mint, 'mint', 32, false)),
+    // A u128, as Base's node (op-reth) holds it: the most ether a deposit can mint.
+    mint: bytesToBigInt(bytesField(mint, 'mint', 16, false)),
     value: bytesToBigInt(bytesField(value, 'value', 32, false)),
     gasLimit: bytesToBigInt(bytesField(gas, 'gas', 8, false)),
     isSystemTx: system.length === 1,

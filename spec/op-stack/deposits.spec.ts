@@ -7,7 +7,7 @@
  * the L1-attributes deposit), and their life through snapshots, automine and state dumps.
  */
 import { expect } from 'chai'
-import { getContractAddress, hexToBigInt, toHex, type Hex } from 'viem'
+import { concatHex, getContractAddress, hexToBigInt, toHex, toRlp, type Hex } from 'viem'
 import { createChain, type Chain } from '../../lib/index.ts'
 import { Reverter } from '../../fixtures/artifacts/Reverter.ts'
 import { blockOf, receiptOf, rejection, type RpcReceipt } from '../support/chain-helpers.ts'
@@ -117,6 +117,23 @@ describe('op-stack: deposits (OP specs deposits.md, op-geth)', () => {
     expect(transaction).to.include({ type: '0x7e', from: CAROL, to: DAVE, sourceHash, mint: '0x10', value: '0x3', gas: '0x186a0', v: '0x0', r: '0x0', s: '0x0', gasPrice: '0x0' })
     expect(await balance(chain, CAROL)).to.equal(13n)
     expect(await balance(chain, DAVE)).to.equal(3n)
+  })
+
+  it("a mint is a u128, as Base's node (op-reth) holds it: 2^128 is refused by preconf_deposit and eth_sendTransaction (-32602) and in an envelope (-32000), 2^128 - 1 mints (audit S, S7)", async () => {
+    const chain = await createChain({ preset: 'base' })
+    const sourceHash = `0x${'12'.repeat(32)}`
+    const tooMuch = toHex(1n << 128n)
+    const refused = await rejection(chain.request({ method: 'preconf_deposit', params: [{ to: DAVE, mint: tooMuch }] }))
+    expect([refused.code, refused.message]).to.deep.equal([-32602, `invalid argument 0 (deposit).mint: "${tooMuch}" exceeds u128, the most a deposit can mint`])
+    const sent = await rejection(chain.request({ method: 'eth_sendTransaction', params: [{ from: CAROL, to: DAVE, gas: '0x186a0', sourceHash, mint: tooMuch }] }))
+    expect(sent.code).to.equal(-32602)
+    // 0x7e ‖ rlp([sourceHash, from, to, mint (17 bytes), value, gas, isSystemTx, data]).
+    const envelope = concatHex(['0x7e', toRlp([sourceHash as Hex, CAROL, DAVE, `0x01${'00'.repeat(16)}`, '0x', '0x0186a0', '0x', '0x'])])
+    const decoded = await rejection(chain.request({ method: 'eth_sendRawTransaction', params: [envelope] }))
+    expect([decoded.code, decoded.message]).to.deep.equal([-32000, 'invalid transaction: deposit: mint has 17 bytes'])
+    await chain.request({ method: 'preconf_deposit', params: [{ to: DAVE, mint: toHex((1n << 128n) - 1n) }] })
+    await chain.mine()
+    expect(await balance(chain, DAVE)).to.equal((1n << 128n) - 1n)
   })
 
   it("a deposit flagged isSystemTx fails before the EVM, as op-geth's 'system tx not supported' since Regolith (and Anvil's optimism mode): the whole gas limit used, the mint kept, the value not moved", async () => {

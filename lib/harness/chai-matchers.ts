@@ -10,7 +10,8 @@
  * await expect(() => send()).to.changeBalance(bob, 5n, 'pending')
  * ```
  */
-import type { BlockTag, Chain, TransactionLocation } from '../index.ts'
+import type { BlockTag, Chain } from '../index.ts'
+import { locateTransaction, registerChain, wasWithdrawn } from './chain-registry.ts'
 import { decodePanicCode, decodeRevertReason, isExecutionHalt, revertDataOf } from './revert-data.ts'
 
 /** The part of chai a plugin uses (kept structural so chai stays a peer of the user's choosing). */
@@ -37,44 +38,6 @@ export interface CustomErrorAssertion extends PromiseLike<void> {
 }
 
 type Subject = unknown
-
-/** The chains whose harness installed matchers, newest last (weakly: a test's chain may go). */
-const harnessed: Array<WeakRef<Chain>> = []
-/** The hashes each chain's pre-confirmations that were taken back held (its `withdrawn` events). */
-const withdrawnHashes = new WeakMap<Chain, Set<string>>()
-
-/** Registers `chain` for the matchers (once), recording the transactions its withdrawn pre-confirmations held. */
-function register(chain: Chain): void {
-  if (withdrawnHashes.has(chain)) return
-  const withdrawn = new Set<string>()
-  withdrawnHashes.set(chain, withdrawn)
-  chain.on('withdrawn', ({ preconfirmations }) => {
-    for (const { transactions } of preconfirmations) for (const { transaction } of transactions) withdrawn.add(transaction.hash.toLowerCase())
-  })
-  harnessed.push(new WeakRef(chain))
-}
-
-/** The chain that knows transaction `hash` (the newest first), and where it is there. */
-function locate(hash: string): { chain: Chain; location: TransactionLocation } | undefined {
-  for (let i = harnessed.length - 1; i >= 0; i--) {
-    const chain = harnessed[i].deref()
-    if (chain === undefined) {
-      harnessed.splice(i, 1)
-      continue
-    }
-    const location = chain.findTransaction(hash)
-    if (location !== undefined) return { chain, location }
-  }
-  return undefined
-}
-
-/** Whether a pre-confirmation holding transaction `hash` was taken back on one of the chains. */
-function wasWithdrawn(hash: string): boolean {
-  return harnessed.some((ref) => {
-    const chain = ref.deref()
-    return chain !== undefined && withdrawnHashes.get(chain)?.has(hash) === true
-  })
-}
 
 /** The transaction hash a subject names: a hash, a transaction (`hash`) or a receipt (viem's `transactionHash`, ethers' `hash`). */
 function hashOf(subject: unknown): string | undefined {
@@ -119,7 +82,7 @@ async function revertOf(subject: Subject): Promise<`0x${string}` | undefined> {
  */
 async function sentRevertOf(value: unknown): Promise<`0x${string}` | undefined> {
   const hash = hashOf(value)
-  const found = hash === undefined ? undefined : locate(hash)
+  const found = hash === undefined ? undefined : locateTransaction(hash)
   if (found === undefined) return undefined
   if (found.location.status === 'mempool') throw new Error(`transaction ${hash} has not run yet (it is in the mempool): move the clock on, then assert`)
   if (found.location.included.receipt.status === 1) return undefined
@@ -160,7 +123,14 @@ function sameValues(a: unknown, b: unknown): boolean {
  * harnessed chain knows it (tests may run several); `changeBalance` reads `chain`.
  */
 export function createChaiMatchers(chain: Chain): ChaiPlugin {
-  register(chain)
+  registerChain(chain)
+  // chai keeps every plugin it was given: the plugin holds its chain weakly, so a test's chain can go.
+  const ref = new WeakRef(chain)
+  const harnessChain = (): Chain => {
+    const live = ref.deref()
+    if (live === undefined) throw new Error("changeBalance: this harness's chain is gone")
+    return live
+  }
   return (chai) => {
     const { Assertion } = chai
 
@@ -214,7 +184,7 @@ export function createChaiMatchers(chain: Chain): ChaiPlugin {
     const status = (expected: 'mempool' | 'preconfirmed' | 'sealed', wording: string) =>
       async function (this: AssertionLike) {
         const hash = requiredHashOf(await this._obj)
-        const actual = locate(hash)?.location.status ?? 'unknown'
+        const actual = locateTransaction(hash)?.location.status ?? 'unknown'
         this.assert(actual === expected, `expected transaction ${hash} to be ${wording}, but it is ${actual === 'mempool' ? 'in the mempool' : actual}`, `expected transaction ${hash} not to be ${wording}`, expected, actual)
       }
     Assertion.addMethod('inMempool', status('mempool', 'in the mempool'))
@@ -223,15 +193,18 @@ export function createChaiMatchers(chain: Chain): ChaiPlugin {
     // A dropped pre-confirmation: it was taken back, and its transaction is back in the mempool, or gone.
     Assertion.addMethod('dropped', async function (this: AssertionLike) {
       const hash = requiredHashOf(await this._obj)
-      const status = locate(hash)?.location.status
-      const actual = status ?? (wasWithdrawn(hash) ? 'gone' : 'unknown')
-      const dropped = wasWithdrawn(hash) && status !== 'preconfirmed' && status !== 'sealed'
+      const found = locateTransaction(hash)
+      const status = found?.location.status
+      const withdrawn = wasWithdrawn(hash, found?.chain)
+      const actual = status ?? (withdrawn ? 'gone' : 'unknown')
+      const dropped = withdrawn && status !== 'preconfirmed' && status !== 'sealed'
       const shown = actual === 'mempool' ? 'in the mempool' : actual === 'unknown' ? 'unknown (never pre-confirmed here)' : actual
       this.assert(dropped, `expected transaction ${hash} to be dropped (taken back, neither pre-confirmed nor sealed), but it is ${shown}`, `expected transaction ${hash} not to be dropped, but it is ${shown}`, 'dropped', actual)
     })
 
     Assertion.addMethod('changeBalance', async function (address: string, delta: bigint | number, blockTag: BlockTag = 'latest') {
       if (typeof this._obj !== 'function') throw new TypeError('changeBalance needs a function that performs the action: expect(() => send()).to.changeBalance(...)')
+      const chain = harnessChain()
       const before = await chain.getBalance(address, blockTag)
       await (this._obj as () => unknown)()
       const change = (await chain.getBalance(address, blockTag)) - before

@@ -760,10 +760,17 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
         const unknownHash = `0x${'cd'.repeat(32)}`
         const never = await assertionFailure(expect(unknownHash).to.be.dropped())
         expect(never.message).to.equal(`expected transaction ${unknownHash} to be dropped (taken back, neither pre-confirmed nor sealed), but it is unknown (never pre-confirmed here)`)
-        const taken = await sendValue(chain, alice, bob.address, 6n)
+        const before = await chain.snapshot()
+        const raw = await alice.sign({ to: bob.address, value: 6n, nonce: await chain.getTransactionCount(alice.address, 'pending') })
+        const taken = await chain.sendRawTransaction(raw)
         await chain.tick()
         await harness.faults.drop({ mode: 'discard' })
         await expect(taken).to.be.dropped()
+        // The same transaction sent again after a revert is a new one, in the mempool: not dropped (review N).
+        await chain.revert(before)
+        await chain.sendRawTransaction(raw)
+        const again = await assertionFailure(expect(taken).to.be.dropped())
+        expect(again.message).to.equal(`expected transaction ${taken} to be dropped (taken back, neither pre-confirmed nor sealed), but it is in the mempool`)
       })
 
       it("with two chains, the transaction matchers answer for the chain that knows the transaction, whichever harness was installed last (audit R, R4)", async () => {

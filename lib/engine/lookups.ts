@@ -38,15 +38,21 @@ export type ExecutedLocation = Exclude<TransactionLocation, { readonly status: '
 /** The waits for transactions a chain's lookups have open, ended together when its engine retires (a reset, a load, `close`). */
 class OpenWaits {
   private readonly ends = new Set<() => void>()
+  private ended = false
 
-  /** Registers `end`, to run if the engine retires first; returns the unregistering. */
+  /** Registers `end`, to run if the engine retires first (at once, in a microtask, if it has already); returns the unregistering. */
   add(end: () => void): () => void {
+    if (this.ended) {
+      queueMicrotask(end)
+      return () => undefined
+    }
     this.ends.add(end)
     return () => this.ends.delete(end)
   }
 
-  /** Ends every wait still open. */
+  /** Ends every wait still open, and every later one. */
   endAll(): void {
+    this.ended = true
     const ends = [...this.ends]
     this.ends.clear()
     for (const end of ends) end()

@@ -207,6 +207,12 @@ describe('mining modes', () => {
         await startOver()
         expect([(await answer).code, ((await waiting) as { code: number }).code]).to.deep.equal([4, 4])
       }
+      // Issued in the same turn as a reset, a sync send waits on the retired engine: it ends too (review N).
+      const fresh = await createChain({ clock: 'manual', mining: 'off' })
+      const raw = await signer(fresh, 0).sign({ to: carol, value: 1n, nonce: 0 })
+      const answer = request(fresh, 'eth_sendRawTransactionSync', raw, 6000).catch((error: { code: number }) => error)
+      await fresh.request({ method: 'anvil_reset', params: [] })
+      expect(((await answer) as { code: number }).code).to.equal(4)
     })
   })
 

@@ -114,8 +114,10 @@ export async function fillTick(work: TickWork, { pending, sources, policy, envir
       const scratch = new StateLayer(tick)
       try {
         const receipt = await runTransaction(transaction, scratch, context, { gasUsed: work.gasUsed, logCount: work.logCount }, environment)
-        // Jovian: a block's DA footprint stays within its gas limit; a transaction past it waits, as one past the gas does.
+        // Jovian: a block's DA footprint stays within its gas limit; a transaction past it waits, as one past the gas does,
+        // and one past it alone can never be included.
         const footprint = receipt.l1?.daFootprint
+        if (footprint !== undefined && footprint > context.gasLimit) throw new UnexecutableTransactionError(`DA footprint ${footprint} exceeds the block gas limit ${context.gasLimit}`)
         if (footprint !== undefined && work.daFootprint + footprint > context.gasLimit) {
           queue.skipped()
           tried.push(transaction)

@@ -370,6 +370,10 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       expect(await chain.request({ method: 'eth_getTransactionReceipt', params: [hashes[1]] })).to.equal(null)
       await chain.mine()
       expect((await receiptOf(chain, hashes[1]))!.blockNumber).to.equal(toHex(hexToBigInt(first.number) + 1n))
+      // One whose footprint alone is past the limit (100 KB: ~33.4M) can never be included: dropped, not retried at every tick (review N).
+      const huge = await chain.sendRawTransaction(await alice.sign({ to: chain.accounts[1].address, data: concat([noise(7), noise(8)].map((part) => part.slice(0, 2 + 50_000 * 2) as Hex)), gas: 8_000_000n, nonce: 2 }))
+      await chain.tick()
+      expect(chain.findTransaction(huge)).to.equal(undefined)
     })
   })
 

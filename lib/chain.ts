@@ -13,7 +13,7 @@ import { callResultOrThrow } from './execution/run-call.ts'
 import { openChain, pinnedFork, reopenedOptions } from './open-chain.ts'
 import type { ChainOptions, MiningMode } from './options.ts'
 import { formatCode } from './rpc/format-transaction.ts'
-import { parseAddress, parseData, parseHash, parseSmallQuantity, toData, toQuantity, toWord } from './rpc/hex.ts'
+import { parseAddress, parseData, parseHash, parseSmallQuantity, parseWord, toData, toQuantity, toWord } from './rpc/hex.ts'
 import { parseBlockOrHash, parseCallRequest, parseDepositRequest, parseQuantityLike, parseTimestamp, parseUint64 } from './rpc/params.ts'
 import { presentError } from './rpc/request.ts'
 import type { AccessList } from './transactions/transaction.ts'
@@ -251,9 +251,9 @@ export class Chain extends EngineHost {
     return this[ENGINE].controls.setCode(address(address_), typeof code === 'string' ? parseData(code, '1 (code)') : code)
   }
 
-  /** Sets one storage word of `address`, at `latest` and `pending` at once. */
+  /** Sets one storage word of `address` (a bigint, or hex of a whole 32-byte word), at `latest` and `pending` at once. */
   async setStorageAt(address_: string, slot: Hex | bigint, value: Hex | bigint): Promise<void> {
-    return this[ENGINE].controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), parseQuantityLike(value, '2 (value)'))
+    return this[ENGINE].controls.setStorageAt(address(address_), parseQuantityLike(slot, '1 (slot)'), typeof value === 'string' ? parseWord(value, '2 (value)') : parseQuantityLike(value, '2 (value)'))
   }
 
   /** Lets `eth_sendTransaction` send from `address` without its key (until stopped). */

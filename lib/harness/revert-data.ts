@@ -30,8 +30,12 @@ export function revertDataOf(error: unknown): `0x${string}` | undefined {
   return undefined
 }
 
-/** geth's texts for a run that halted without revert data (INVALID, out of gas, a bad jump…), as calls report them. */
-const HALT = /^(?:invalid opcode|out of gas|invalid jump destination|stack underflow|stack limit reached|write protection|return data out of bounds|max code size exceeded|contract creation code storage out of gas|max initcode size exceeded|gas uint64 overflow|invalid code: must not begin with 0xef)/
+/**
+ * geth's texts for a run that halted without revert data (INVALID, out of gas, a bad jump…), as
+ * calls report them; not `max initcode size exceeded`, which is also a call refused before it runs
+ * (a run's own starts `out of gas: `).
+ */
+const HALT = /^(?:invalid opcode|out of gas|invalid jump destination|stack underflow|stack limit reached|write protection|return data out of bounds|max code size exceeded|contract creation code storage out of gas|gas uint64 overflow|invalid code: must not begin with 0xef)/
 
 /** Whether an error (the devnet's, or one viem or ethers wrapped it in) is a run that halted without revert data. */
 export function isExecutionHalt(error: unknown): boolean {

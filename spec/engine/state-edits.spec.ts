@@ -195,6 +195,7 @@ describe('cheats', () => {
       [chain.increaseTime(Number.NaN), 'invalid argument 0 (seconds)'],
       [chain.mineBlocks(-1), 'invalid argument 0 (blocks)'],
       [chain.mineBlocks(2, 1.5), 'invalid argument 1 (interval seconds)'],
+      [chain.setStorageAt(carol, 0n, '0x1'), 'invalid argument 2 (value)'], // a word as hex is a whole one, as anvil_setStorageAt takes it (review N)
     ]
     for (const [refused, argument] of refusals) {
       const error = await rejection(refused)

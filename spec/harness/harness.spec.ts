@@ -678,6 +678,9 @@ describe('harness (lib/harness): loadFixture, time helpers, chai matchers', () =
         await expect(reverter.consumeAllGas()).to.be.reverted
         const withReason = await assertionFailure(expect(read('consumeAllGas')).to.be.revertedWith('x'))
         expect(withReason.message).to.equal('expected a revert with reason "x", but it reverted with 0x')
+        // A creation refused before it runs (init code past EIP-3860's limit) is no revert: rethrown, as Hardhat does (review N).
+        const refused = await rejection(expect(chain.call({ from: alice.address, data: `0x${'00'.repeat(49_153)}` })).to.be.reverted as unknown as Promise<void>)
+        expect(refused.message).to.match(/max initcode size exceeded/)
       })
 
       it("a sent transaction is judged by its receipt, as Hardhat's matchers judge it: its hash, an ethers response, a viem receipt; the reason from its trace (audit R, R2)", async () => {

@@ -11,8 +11,11 @@ function isRevertHex(value: unknown): value is `0x${string}` {
   return typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value)
 }
 
-/** The revert bytes (hex) an error carries, or undefined if it is not a revert. */
-export function revertDataOf(error: unknown): `0x${string}` | undefined {
+/**
+ * Every object in an error's chain, breadth first and each once: the error, its `cause`, `error`
+ * and `info` (viem's and ethers' wrappers), and a `data` object (an RPC error's) among them.
+ */
+function* errorChain(error: unknown): Generator<Record<string, unknown>> {
   const seen = new Set<unknown>()
   const queue: unknown[] = [error]
   while (queue.length > 0) {
@@ -20,12 +23,17 @@ export function revertDataOf(error: unknown): `0x${string}` | undefined {
     if (typeof current !== 'object' || current === null || seen.has(current)) continue
     seen.add(current)
     const record = current as Record<string, unknown>
-    const message = typeof record.message === 'string' ? record.message : ''
-    const data = record.data as unknown
-    if (isRevertHex(data) && /revert/i.test(`${message} ${String(record.shortMessage ?? '')} ${String(record.details ?? '')}`)) return data
+    yield record
+    queue.push(record.data, record.cause, record.error, record.info)
+  }
+}
+
+/** The revert bytes (hex) an error carries, or undefined if it is not a revert. */
+export function revertDataOf(error: unknown): `0x${string}` | undefined {
+  for (const record of errorChain(error)) {
+    const data = record.data
+    if (isRevertHex(data) && /revert/i.test(`${String(record.message ?? '')} ${String(record.shortMessage ?? '')} ${String(record.details ?? '')}`)) return data
     if (isRevertHex(record.raw)) return record.raw
-    if (typeof data === 'object' && data !== null && isRevertHex((data as Record<string, unknown>).data)) queue.push(data)
-    queue.push(record.cause, record.error, record.info)
   }
   return undefined
 }
@@ -39,15 +47,8 @@ const HALT = /^(?:invalid opcode|out of gas|invalid jump destination|stack under
 
 /** Whether an error (the devnet's, or one viem or ethers wrapped it in) is a run that halted without revert data. */
 export function isExecutionHalt(error: unknown): boolean {
-  const seen = new Set<unknown>()
-  const queue: unknown[] = [error]
-  while (queue.length > 0) {
-    const current = queue.shift()
-    if (typeof current !== 'object' || current === null || seen.has(current)) continue
-    seen.add(current)
-    const record = current as Record<string, unknown>
+  for (const record of errorChain(error)) {
     if ([record.message, record.details, record.shortMessage].some((text) => typeof text === 'string' && HALT.test(text))) return true
-    queue.push(record.cause, record.error, record.info)
   }
   return false
 }

@@ -5,7 +5,7 @@
  * L2ToL1MessagePasser storage root (OP specs isthmus/exec-engine.md; audit S, S3).
  */
 import { expect } from 'chai'
-import { encodeAbiParameters, keccak256, parseAbi, parseEther, type Address, type Hex } from 'viem'
+import { encodeAbiParameters, getContractAddress, keccak256, parseAbi, parseEther, parseEventLogs, type Address, type Hex } from 'viem'
 import { base } from 'viem/chains'
 import { getWithdrawals, walletActionsL2 } from 'viem/op-stack'
 import { opStackViem } from '../support/op-stack-clients.ts'
@@ -29,7 +29,13 @@ const wethAbi = parseAbi([
   'function transfer(address, uint256) returns (bool)',
   'function transferFrom(address, address, uint256) returns (bool)',
 ])
-const passerAbi = parseAbi(['function messageNonce() view returns (uint256)', 'function sentMessages(bytes32) view returns (bool)', 'function MESSAGE_VERSION() view returns (uint16)'])
+const passerAbi = parseAbi([
+  'function messageNonce() view returns (uint256)',
+  'function sentMessages(bytes32) view returns (bool)',
+  'function MESSAGE_VERSION() view returns (uint16)',
+  'function burn()',
+  'event WithdrawerBalanceBurnt(uint256 indexed amount)',
+])
 
 type Setup = Awaited<ReturnType<typeof opStackViem<typeof base>>>
 
@@ -104,6 +110,19 @@ describe("op-stack: the devnet's own predeploys, through viem (preset 'base')", 
     expect(block.withdrawalsRoot).to.equal(proof.storageHash)
   })
 
+  it("the passer's burn() destroys the ether withdrawals left there: WithdrawerBalanceBurnt, the passer and the burner it creates both empty after", async () => {
+    const wallet = setup.wallet(0).extend(walletActionsL2())
+    await wallet.initiateWithdrawal({ request: { gas: 21_000n, to: bob, value: parseEther('1.25') } })
+    await setup.chain.mine()
+    const burner = getContractAddress({ from: MESSAGE_PASSER, nonce: BigInt(await setup.publicClient.getTransactionCount({ address: MESSAGE_PASSER })) })
+
+    const burn = await sealed(1, { address: MESSAGE_PASSER, abi: passerAbi as never, functionName: 'burn' })
+    expect(burn.status).to.equal('success')
+    const [burnt] = parseEventLogs({ abi: passerAbi, logs: burn.logs, eventName: 'WithdrawerBalanceBurnt' })
+    expect(burnt.args.amount).to.equal(parseEther('1.25'))
+    expect([await setup.chain.getBalance(MESSAGE_PASSER), await setup.chain.getBalance(burner), await setup.chain.getCode(burner)]).to.deep.equal([0n, 0n, '0x'])
+  })
+
   it('L1BlockNumber answers the L1 origin L1Block holds, by getL1BlockNumber() and by any call', async () => {
     await setup.chain.mine()
     const l1Number = await setup.publicClient.readContract({ address: L1_BLOCK, abi: parseAbi(['function number() view returns (uint64)']), functionName: 'number' })
@@ -111,5 +130,7 @@ describe("op-stack: the devnet's own predeploys, through viem (preset 'base')", 
     const { data } = await setup.publicClient.call({ to: L1_BLOCK_NUMBER, data: '0x' })
     expect([byName, BigInt(data!)]).to.deep.equal([l1Number, l1Number])
     expect(l1Number > 0n).to.equal(true)
+    const version = await setup.publicClient.readContract({ address: L1_BLOCK_NUMBER, abi: parseAbi(['function version() view returns (string)']), functionName: 'version' })
+    expect(version).to.equal('1.1.0') // OP's L1BlockNumber (contracts-bedrock src/legacy/L1BlockNumber.sol)
   })
 })

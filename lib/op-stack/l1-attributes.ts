@@ -20,8 +20,6 @@ const L1_BLOCK_TIME = 12n
 const L1_INFO_GAS = 1_000_000n
 /** `setL1BlockValuesJovian()`. */
 const JOVIAN_SELECTOR = Uint8Array.of(0x3d, 0xb6, 0xbe, 0x2b)
-/** Base's batch sender, as the batcher hash (a 20-byte address, left-padded). */
-const BATCHER_HASH = setLengthLeft(hexToBytes('0x5050f69a9786f081509234f1a7f4684b5e5b76c9'), 32)
 /** The L1 origin of a chain's genesis: block 1 at the genesis timestamp. */
 export const GENESIS_L1_NUMBER = 1n
 
@@ -71,11 +69,16 @@ function jovianL1InfoCalldata(attributes: L1Attributes): Uint8Array {
   putUint(out, 36, 32, options.l1BaseFee)
   putUint(out, 68, 32, options.l1BlobBaseFee)
   out.set(l1BlockHash(origin.number), 100)
-  out.set(BATCHER_HASH, 132)
+  out.set(batcherHash(options), 132)
   putUint(out, 164, 4, BigInt(options.operatorFeeScalar))
   putUint(out, 168, 8, options.operatorFeeConstant)
   putUint(out, 176, 2, DA_FOOTPRINT_GAS_SCALAR)
   return out
+}
+
+/** The chain's batch sender as the batcher hash (the 20-byte address, left-padded). */
+function batcherHash(options: ResolvedOpStackOptions): Uint8Array {
+  return setLengthLeft(hexToBytes(options.batcher), 32)
 }
 
 /** The DA footprint gas scalar the deposits carry (Jovian's default, which op-node writes). */
@@ -108,7 +111,7 @@ export function l1BlockStorage(attributes: L1Attributes): Map<bigint, bigint> {
     [1n, options.l1BaseFee],
     [2n, bytesToBigInt(l1BlockHash(origin.number))],
     [3n, (BigInt(options.baseFeeScalar) << 96n) | (BigInt(options.blobBaseFeeScalar) << 64n) | attributes.sequenceNumber],
-    [4n, bytesToBigInt(BATCHER_HASH)],
+    [4n, bytesToBigInt(batcherHash(options))],
     [7n, options.l1BlobBaseFee],
     [8n, (DA_FOOTPRINT_GAS_SCALAR << 96n) | (BigInt(options.operatorFeeScalar) << 64n) | options.operatorFeeConstant],
   ])

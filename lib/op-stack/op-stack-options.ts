@@ -2,13 +2,14 @@
  * The options of an OP-stack chain, defined once like every option (`createChain({ preset:
  * 'base', opStack: { l1BaseFee, … } })`, the CLI's `--l1-base-fee` and friends): the synthetic
  * L1 the L1-attributes deposits report (its fees and the chain's fee scalars), the operator
- * fee, the EIP-1559 parameters and minimum base fee of the chain, and the per-transaction gas
- * cap (EIP-7825). A preset sets the last four; the L1 defaults are Base-like: an L1 base fee of 1 gwei (Anvil's standalone-Base
+ * fee, the EIP-1559 parameters and minimum base fee of the chain, the per-transaction gas
+ * cap (EIP-7825) and the chain's batch sender. A preset sets the last five; the L1 defaults are Base-like: an L1 base fee of 1 gwei (Anvil's standalone-Base
  * default), a blob base fee of 1 wei (the EIP-4844 minimum, where Ethereum's has mostly sat),
  * and the fee scalars of the L1-fee test vector in base/base's receipt tests (5,227 and
  * 1,014,213, from an OP Mainnet block of 2024; Base's current ones were not found).
  */
-import { boolean, define, integer, unsigned } from '../option-definition.ts'
+import type { Address } from '../types.ts'
+import { address, boolean, define, integer, unsigned } from '../option-definition.ts'
 
 const MAX_U32 = 2 ** 32 - 1
 
@@ -83,5 +84,11 @@ export const opStackOptions = {
     defaultText: "the preset's (Base true, OP false)",
     parse: boolean,
     default: () => false,
+  }),  batcher: define<string, Address>({
+    flag: 'batcher',
+    description: "the chain's batch sender, which the L1-attributes deposits report (L1Block's batcherHash)",
+    defaultText: "the preset's (Base 0x5050f69a9786f081509234f1a7f4684b5e5b76c9)",
+    parse: address,
+    default: () => '0x5050f69a9786f081509234f1a7f4684b5e5b76c9',
   }),
 }

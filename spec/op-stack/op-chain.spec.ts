@@ -33,7 +33,13 @@ const oracle = parseAbi([
   'function getL1GasUsed(bytes) view returns (uint256)',
   'function getOperatorFee(uint256) view returns (uint256)',
 ])
-const l1Block = parseAbi(['function number() view returns (uint64)', 'function timestamp() view returns (uint64)', 'function sequenceNumber() view returns (uint64)', 'function hash() view returns (bytes32)'])
+const l1Block = parseAbi([
+  'function number() view returns (uint64)',
+  'function timestamp() view returns (uint64)',
+  'function sequenceNumber() view returns (uint64)',
+  'function hash() view returns (bytes32)',
+  'function batcherHash() view returns (bytes32)',
+])
 
 type Call = { abi: typeof oracle | typeof l1Block; functionName: string; args?: readonly unknown[] }
 
@@ -94,6 +100,22 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
         expect(await attempt(chain)).to.match(/^0x[0-9a-f]{64}$/)
         chain.close()
       }
+    })
+
+    it("each preset reports its chain's batch sender as L1Block's batcherHash, at genesis and in every L1-attributes deposit (op-node rollup configs, base/docs base-contracts); `batcher` overrides it", async () => {
+      const batchers = { base: '0x5050f69a9786f081509234f1a7f4684b5e5b76c9', 'base-sepolia': '0x6cdebe940bc0f26850285caca097c11c33103e47', op: '0x6887246668a3b87f54deb3b94ba47a6f63f32985' } as const
+      for (const [preset, batcher] of Object.entries(batchers)) {
+        const chain = await createChain({ preset: preset as keyof typeof batchers })
+        expect(await read(chain, L1_BLOCK, { abi: l1Block, functionName: 'batcherHash' }, 'earliest')).to.equal(pad(batcher))
+        await chain.mine()
+        const block = (await chain.request({ method: 'eth_getBlockByNumber', params: ['0x1', true] })) as { transactions: Array<{ input: Hex }> }
+        expect(`0x${block.transactions[0].input.slice(2 + 2 * 132, 2 + 2 * 164)}`).to.equal(pad(batcher))
+        expect(await read(chain, L1_BLOCK, { abi: l1Block, functionName: 'batcherHash' })).to.equal(pad(batcher))
+      }
+      const chain = await createChain({ preset: 'op', opStack: { batcher: '0x00000000000000000000000000000000000000Ba' } })
+      await chain.mine()
+      expect(await read(chain, L1_BLOCK, { abi: l1Block, functionName: 'batcherHash' })).to.equal(pad('0x00000000000000000000000000000000000000ba'))
+      expect(await createChain({ preset: 'op', opStack: { batcher: '0xba' } }).catch((error: Error) => error.message)).to.match(/batcher/)
     })
 
     it('without a preset the chain is plain: no predeploys, empty extraData, deposits refused as geth refuses an unknown type', async () => {

@@ -1,7 +1,4 @@
-/** Fee suggestions for wallets and for `eth_sendTransaction`. */
-
-/** The priority fee suggested to wallets: Anvil's minimum suggestion, 1 gwei. */
-export const SUGGESTED_PRIORITY_FEE = 1_000_000_000n
+/** The fee cap the node's signer fills in (`eth_sendTransaction`, `eth_fillTransaction`); the tips are the block rules' (`blocks/tip-suggestion.ts`). */
 
 /** A fee cap that survives the base fee doubling: 2 × base fee + tip (what wallets commonly send). */
 export function suggestedFeeCap(baseFee: bigint, tip: bigint): bigint {

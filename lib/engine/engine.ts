@@ -250,7 +250,7 @@ export function createEngine(options: ResolvedChainOptions, events: ChainEmitter
 
   const precompiles = [...environment.evm.precompiles.keys()].map((key): Address => `0x${key}`)
   const tracing = new Tracing({ blocks, store, history, builder, lookups, lane, hardfork: options.hardfork, precompiles: new Set(precompiles) })
-  const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, poolNonce: (address) => reads.poolNonce(address), pendingNonce: (address) => reads.nonce(address, TAG.pending), now })
+  const intake = new TransactionIntake({ pool, builder, environment, wallet, calls, mining, events, settings, serialize, deposits: rules.deposits, poolNonce: (address) => reads.poolNonce(address), pendingNonce: (address) => reads.nonce(address, TAG.pending), now, filledTip: () => rules.blocks.filledTip(blocks.head) })
   const rollbackParts = { blocks: store, history, commitment, builder, mining, schedule, now, requeue }
 
   return {

@@ -12,7 +12,7 @@ import type { Serializer } from '../clock/serializer.ts'
 import { InvalidParamsError, TransactionRejectedError, TransactionRejection } from '../errors.ts'
 import type { ExecutionEnvironment } from '../execution/execution-environment.ts'
 import { checkChainId, type CallRequest } from '../execution/run-call.ts'
-import { SUGGESTED_PRIORITY_FEE, suggestedFeeCap } from '../fees.ts'
+import { suggestedFeeCap } from '../fees.ts'
 import { ensureAccounts, heldAccount, readAccount } from '../state/state-source.ts'
 import { decodeTransaction, hashTransaction } from '../transactions/decode.ts'
 import { inferredType, type TransactionToSign } from '../transactions/sign.ts'
@@ -74,6 +74,8 @@ export interface IntakeParts {
   readonly pendingNonce: (address: Address) => bigint | Promise<bigint>
   /** The chain's clock (ms): the pool's queued transactions expire on it. */
   readonly now: () => number
+  /** The tip filled into a request that names none (the block rules' after the latest block). */
+  readonly filledTip: () => bigint
 }
 
 /** Admits transactions into the mempool. */
@@ -163,7 +165,8 @@ export class TransactionIntake {
     if (request.gasPrice !== undefined) {
       cap = tip = request.gasPrice
     } else {
-      tip = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < SUGGESTED_PRIORITY_FEE ? request.maxFeePerGas : SUGGESTED_PRIORITY_FEE)
+      const filled = this.parts.filledTip()
+      tip = request.maxPriorityFeePerGas ?? (request.maxFeePerGas !== undefined && request.maxFeePerGas < filled ? request.maxFeePerGas : filled)
       if (request.maxFeePerGas !== undefined && tip > request.maxFeePerGas) throw new TransactionRejectedError(TransactionRejection.tipAboveFeeCap)
       cap = request.maxFeePerGas ?? suggestedFeeCap(pending.context.baseFeePerGas, tip)
     }

@@ -3,12 +3,13 @@
  * `jovian/exec-engine.md`; base/base `chainspec/src/basefee.rs`): EIP-1559 with the chain's
  * elasticity and denominator, a minimum base fee, the gas used counted as at least the block's
  * DA footprint, and all three in every block's extraData: `0x01 ‖ denominator u32 ‖
- * elasticity u32 ‖ minBaseFee u64` (17 bytes); and Isthmus's withdrawalsRoot, the
- * L2ToL1MessagePasser's storage root.
+ * elasticity u32 ‖ minBaseFee u64` (17 bytes); Isthmus's withdrawalsRoot, the
+ * L2ToL1MessagePasser's storage root; and op-reth's tip suggestion.
  */
 import { bigIntToBytes, concatBytes, setLengthLeft } from '@ethereumjs/util'
 import { nextBaseFee } from '../blocks/base-fee.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
+import { opStackSuggestedTip } from '../blocks/tip-suggestion.ts'
 import type { ResolvedOpStackOptions } from '../options.ts'
 import { L2_TO_L1_MESSAGE_PASSER } from './predeploys.ts'
 
@@ -29,5 +30,8 @@ export function opStackBlockRules(options: ResolvedOpStackOptions): BlockRules {
     },
     extraData: jovianExtraData(options.eip1559Denominator, options.eip1559Elasticity, options.minBaseFee),
     withdrawalsAccount: L2_TO_L1_MESSAGE_PASSER,
+    suggestedTip: opStackSuggestedTip,
+    // op-geth fills a request's tip with its suggestion (SuggestGasTipCap).
+    filledTip: opStackSuggestedTip,
   }
 }

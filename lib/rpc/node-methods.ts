@@ -5,7 +5,6 @@
 import { keccak256 } from '../crypto/keccak.ts'
 import type { Engine } from '../engine/engine.ts'
 import type { Hex } from '../types.ts'
-import { SUGGESTED_PRIORITY_FEE } from '../fees.ts'
 import { feeHistory } from './fee-history.ts'
 import { chainConfig } from './chain-config.ts'
 import { BLOB_BASE_FEE } from '../execution/block-context.ts'
@@ -112,7 +111,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
         baseFee: toQuantity(context.baseFeePerGas),
         chainId: Number(engine.chainId),
         gasLimit: toQuantity(context.gasLimit),
-        gasPrice: toQuantity(context.baseFeePerGas + SUGGESTED_PRIORITY_FEE),
+        gasPrice: toQuantity(context.baseFeePerGas + engine.rules.blocks.suggestedTip(head)),
       },
       forkConfig:
         engine.upstream === undefined
@@ -121,8 +120,8 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
     }
   }),
 
-  eth_gasPrice: method([], ({ engine }) => toQuantity(engine.blocks.pending.context.baseFeePerGas + SUGGESTED_PRIORITY_FEE)),
-  eth_maxPriorityFeePerGas: method([], () => toQuantity(SUGGESTED_PRIORITY_FEE)),
+  eth_gasPrice: method([], ({ engine }) => toQuantity(engine.blocks.pending.context.baseFeePerGas + engine.rules.blocks.suggestedTip(engine.blocks.head))),
+  eth_maxPriorityFeePerGas: method([], ({ engine }) => toQuantity(engine.rules.blocks.suggestedTip(engine.blocks.head))),
   eth_blobBaseFee: method([], () => toQuantity(BLOB_BASE_FEE)),
   eth_feeHistory: method(
     [required('0 (block count)', parseSmallQuantity), required('1 (newest block)', parseBlockTag), optional('2 (reward percentiles)', parsePercentiles, () => [])],

@@ -39,11 +39,13 @@ function formatLocationReceipt(location: ExecutedLocation): Record<string, unkno
 
 /**
  * Base's transaction status: `Known` while the transaction is in the mempool or pre-confirmed
- * and not yet sealed, `Unknown` otherwise (sealed, dropped, or never seen).
+ * and not yet sealed, `Unknown` otherwise (sealed, dropped, or never seen); a deposit is always
+ * `Unknown`, as on Base, whose pool a deposit never enters (it comes from L1).
  */
 function transactionStatus({ engine }: MethodContext, hash: Hash): { status: 'Known' | 'Unknown' } {
   const location = engine.lookups.find(hash)
-  return { status: location !== undefined && location.status !== 'sealed' ? 'Known' : 'Unknown' }
+  const known = location !== undefined && location.status !== 'sealed' && location.transaction.kind !== 'deposit'
+  return { status: known ? 'Known' : 'Unknown' }
 }
 
 /** The transaction methods, by name. */

@@ -50,6 +50,17 @@ describe('op-stack: deposits (OP specs deposits.md, op-geth)', () => {
     expect(await chain.request({ method: 'eth_getTransactionByHash', params: [hash] })).to.include({ nonce: '0x0', transactionIndex: '0x1' })
   })
 
+  it("base_transactionStatus answers Unknown for a deposit, queued or pre-confirmed (Base's pool never holds one: they come from L1), and for the L1-attributes deposit", async () => {
+    const chain = await createChain({ clock: 'manual', preset: 'base' })
+    const status = async (hash: Hex) => ((await chain.request({ method: 'base_transactionStatus', params: [hash] })) as { status: string }).status
+    const hash = await chain.deposit({ to: CAROL, mint: ETHER })
+    expect(await status(hash)).to.equal('Unknown')
+    await chain.clock.advance(200)
+    const pending = (await chain.request({ method: 'eth_getBlockByNumber', params: ['pending', false] })) as { transactions: Hex[] }
+    expect(pending.transactions).to.include(hash)
+    expect([await status(pending.transactions[0]), await status(hash)]).to.deep.equal(['Unknown', 'Unknown'])
+  })
+
   it('a deposit whose value exceeds the balance after the mint fails before the EVM: status 0, the whole gas limit used, the mint kept, the nonce bumped', async () => {
     const chain = await createChain({ preset: 'base' })
     const hash = await chain.deposit({ from: CAROL, to: DAVE, mint: 5n, value: 6n, gas: 50_000n })

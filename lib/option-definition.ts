@@ -33,10 +33,10 @@ function shown(value: unknown): string {
   return JSON.stringify(value, (_key, entry: unknown) => (typeof entry === 'bigint' ? entry.toString() : entry))
 }
 
-/** A parser of integers from `min` to `max` (numbers, or decimal strings from the CLI). */
+/** A parser of integers from `min` to `max` (numbers, bigints, or decimal strings from the CLI). */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (value: number | string, name: string): number => {
-    const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value
+  return (value: number | bigint | string, name: string): number => {
+    const number = (typeof value === 'string' && /^\d+$/.test(value.trim())) || typeof value === 'bigint' ? Number(value) : value
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < min || number > max) {
       throw invalid(name, `an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`, value)
     }

@@ -29,21 +29,21 @@ export const opStackOptions = {
     parse: unsigned(256),
     default: () => 1n,
   }),
-  baseFeeScalar: define<number, number>({
+  baseFeeScalar: define<number | bigint, number>({
     flag: 'base-fee-scalar',
     description: 'the L1 fee scalar on the L1 base fee (Ecotone and later)',
     defaultText: '5227',
     parse: integer(0, MAX_U32),
     default: () => 5227,
   }),
-  blobBaseFeeScalar: define<number, number>({
+  blobBaseFeeScalar: define<number | bigint, number>({
     flag: 'blob-base-fee-scalar',
     description: 'the L1 fee scalar on the L1 blob base fee',
     defaultText: '1014213',
     parse: integer(0, MAX_U32),
     default: () => 1_014_213,
   }),
-  operatorFeeScalar: define<number, number>({
+  operatorFeeScalar: define<number | bigint, number>({
     flag: 'operator-fee-scalar',
     description: 'operator fee per gas, in hundredths of a wei (Jovian: gas x scalar x 100 + constant)',
     defaultText: '0',
@@ -57,14 +57,14 @@ export const opStackOptions = {
     parse: unsigned(64),
     default: () => 0n,
   }),
-  eip1559Elasticity: define<number, number>({
+  eip1559Elasticity: define<number | bigint, number>({
     flag: 'eip1559-elasticity',
     description: 'EIP-1559 elasticity: the gas target is the gas limit divided by it',
     defaultText: "the preset's (Base 6)",
     parse: integer(1, MAX_U32),
     default: () => 6,
   }),
-  eip1559Denominator: define<number, number>({
+  eip1559Denominator: define<number | bigint, number>({
     flag: 'eip1559-denominator',
     description: 'EIP-1559 base fee change denominator',
     defaultText: "the preset's (Base 125)",

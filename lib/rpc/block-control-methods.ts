@@ -4,7 +4,7 @@
  * EIP-1559. Hardhat's names answer `true`, Anvil's `null`, as each does.
  */
 import { hexToBytes } from '@ethereumjs/util'
-import { InvalidParamsError } from '../errors.ts'
+import { InvalidInputError, InvalidParamsError } from '../errors.ts'
 import { parseAddress, parseHash } from './hex.ts'
 import { anvilAndHardhat, method, required, type MethodDefinition } from './method-definition.ts'
 import { parseBoolean, parseQuantityLike, parseUint64 } from './params.ts'
@@ -37,12 +37,14 @@ export const blockControlMethods: Readonly<Record<string, MethodDefinition>> = {
       return answer
     }),
   ),
-  // Anvil's text: a minimum gas price has no meaning once the base fee prices gas (EIP-1559).
-  ...anvilAndHardhat('setMinGasPrice', () =>
-    method([required('0 (gas price)', parseQuantityLike)], () => {
-      throw new InvalidParamsError('anvil_setMinGasPrice is not supported when EIP-1559 is active')
-    }),
-  ),
+  // A minimum gas price has no meaning once the base fee prices gas (EIP-1559): each name is
+  // refused as its node refuses it (Anvil -32602, Hardhat -32000, each naming its own method).
+  anvil_setMinGasPrice: method([required('0 (gas price)', parseQuantityLike)], () => {
+    throw new InvalidParamsError('anvil_setMinGasPrice is not supported when EIP-1559 is active')
+  }),
+  hardhat_setMinGasPrice: method([required('0 (gas price)', parseQuantityLike)], () => {
+    throw new InvalidInputError('hardhat_setMinGasPrice is not supported when EIP-1559 is active')
+  }),
   ...anvilAndHardhat('setLoggingEnabled', (answer) =>
     method([required('0 (enabled)', parseBoolean)], ({ engine }, enabled) => {
       engine.controls.setLoggingEnabled(enabled)

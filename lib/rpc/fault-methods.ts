@@ -23,9 +23,10 @@ function parseObject(value: unknown, name: string, known: readonly string[]): Re
 }
 
 /** A number or a hex quantity, at most `max`. */
-function parseCount(value: unknown, name: string, max: number): number {
+function parseCount(value: unknown, name: string, max: number, min = 0): number {
   const count = parseSmallQuantity(value, name)
   if (count > max) throw invalidArgument(name, `at most ${max}`)
+  if (count < min) throw invalidArgument(name, `at least ${min}`)
   return count
 }
 
@@ -36,7 +37,7 @@ function parseDrop(value: unknown, name: string): DropParameters {
   if (transactions !== undefined && (!Array.isArray(transactions) || transactions.length === 0)) throw invalidArgument(`${name}.transactions`, 'expected a non-empty array of transaction hashes')
   if (mode !== undefined && mode !== 'requeue' && mode !== 'discard') throw invalidArgument(`${name}.mode`, 'expected "requeue" or "discard"')
   return {
-    count: object.count === undefined ? undefined : parseCount(object.count, `${name}.count`, 1000),
+    count: object.count === undefined ? undefined : parseCount(object.count, `${name}.count`, 1000, 1),
     transactions: transactions?.map((hash: unknown, i: number) => parseHash(hash, `${name}.transactions[${i}]`)),
     mode,
   }

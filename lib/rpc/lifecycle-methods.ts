@@ -61,6 +61,11 @@ const loadState = method([required('0 (state)', parseStateHex)], async ({ lifecy
   return true
 })
 
+const setRpcUrl = method([required('0 (url)', parseUrl)], ({ engine }, url) => {
+  engine.upstream?.setUrl(url)
+  return null
+})
+
 /**
  * Resets the chain to `target`. A block to fork with no URL, on a chain that is no fork, cannot
  * be met: refused with Anvil's error, the chain left as it was (a `forking` with neither, what
@@ -88,9 +93,8 @@ export const lifecycleMethods: Readonly<Record<string, MethodDefinition>> = {
   // Anvil's aliases (Hardhat itself has no such methods).
   hardhat_dumpState: dumpState,
   hardhat_loadState: loadState,
-  // Anvil ignores it on a chain that is not a fork.
-  anvil_setRpcUrl: method([required('0 (url)', parseUrl)], ({ engine }, url) => {
-    engine.upstream?.setUrl(url)
-    return null
-  }),
+  // Anvil ignores it on a chain that is not a fork. Hardhat has no such method; viem's test
+  // client in hardhat mode sends hardhat_setRpcUrl, answered as Anvil answers its own.
+  anvil_setRpcUrl: setRpcUrl,
+  hardhat_setRpcUrl: setRpcUrl,
 }

@@ -97,6 +97,10 @@ describe('faults: the failure modes of real pre-confirmation nodes', () => {
       expect((await rejection(rpc('preconf_dropPreconfirmations', { transactions: [hash] }))).message).to.equal(`transaction ${hash} is not pre-confirmed in the pending block`)
       expect((await rejection(rpc('preconf_dropPreconfirmations', { count: 1, transactions: [hash] }))).code).to.equal(-32602)
       expect((await rejection(rpc('preconf_dropPreconfirmations', { mode: 'lose' }))).code).to.equal(-32602)
+      for (const count of [0, 1001]) {
+        const refused = await rejection(rpc('preconf_dropPreconfirmations', { count }))
+        expect([refused.code, refused.message]).to.deep.equal([-32602, `invalid argument 0 (drop).count: ${count === 0 ? 'at least 1' : 'at most 1000'}`])
+      }
       await chain.clock.advance(200)
       expect((await receiptOf(chain, hash))?.status).to.equal('0x1')
     })

@@ -721,11 +721,12 @@ describe('fork (in process, an upstream devnet over HTTP)', () => {
       expect(fork.blockNumber()).to.equal(5n)
     })
 
-    it('anvil_setRpcUrl moves reads to another endpoint of the same chain', async () => {
+    it('anvil_setRpcUrl (and hardhat_setRpcUrl) moves reads to another endpoint of the same chain', async () => {
       const fork = await forkAt()
       const other = await startProxy(server.url)
       try {
         expect(await rpc(fork, 'anvil_setRpcUrl', other.url)).to.equal(null)
+        expect(await rpc(fork, 'hardhat_setRpcUrl', other.url)).to.equal(null) // the name viem's test client sends in hardhat mode
         expect(await rpc(fork, 'eth_getBalance', X, 'latest')).to.equal(hex(ETHER))
         expect(await rpc(fork, 'eth_getBlockByNumber', '0x1', false)).to.deep.equal(block[1])
         expect(proxy.bodies).to.deep.equal([])

@@ -79,6 +79,13 @@ describe('op-stack: a chain with a preset (OP specs, op-geth)', () => {
       expect(await chain.request({ method: 'eth_getCode', params: [L1_BLOCK, 'latest'] })).to.not.equal('0x')
     })
 
+    it('the scalars take a bigint as the fees beside them do (audit U: 7n was a TypeError), within their u32', async () => {
+      const chain = await createChain({ preset: 'base', opStack: { operatorFeeScalar: 7n, baseFeeScalar: 5227n, eip1559Denominator: 250n } })
+      expect([chain.options.opStack!.operatorFeeScalar, chain.options.opStack!.baseFeeScalar, chain.options.opStack!.eip1559Denominator]).to.deep.equal([7, 5227, 250])
+      const refused = await createChain({ preset: 'base', opStack: { operatorFeeScalar: 2n ** 32n } }).catch((error: Error) => error.message)
+      expect(refused).to.equal('invalid option opStack.operatorFeeScalar: expected an integer from 0 to 4294967295, got 4294967296')
+    })
+
     it("the Base presets cap a transaction's gas at 2^24 under Prague too (EIP-7825, geth's pool text); OP's and transactionGasCap: false do not; deposits are exempt", async () => {
       const over = 2n ** 24n + 1n
       const CAROL = '0x000000000000000000000000000000000000ca41'

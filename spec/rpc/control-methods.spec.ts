@@ -105,12 +105,12 @@ describe('rpc: block and mempool controls (Anvil / Hardhat)', () => {
     expect((await block(chain, 'latest')).mixHash).to.not.equal(randao)
   })
 
-  it("setMinGasPrice is refused under EIP-1559 with Anvil's -32602 text", async () => {
+  it("setMinGasPrice is refused under EIP-1559, each name as its node refuses it: Anvil's -32602, Hardhat's -32000 (Hardhat 2.29.1 run here)", async () => {
     const chain = await createChain()
-    for (const name of ['anvil_setMinGasPrice', 'hardhat_setMinGasPrice']) {
-      const error = await rejection(request(chain, name, '0x1'), RPCError)
-      expect(error.toJSON()).to.deep.equal({ code: -32602, message: 'anvil_setMinGasPrice is not supported when EIP-1559 is active' })
-    }
+    const anvil = await rejection(request(chain, 'anvil_setMinGasPrice', '0x1'), RPCError)
+    expect(anvil.toJSON()).to.deep.equal({ code: -32602, message: 'anvil_setMinGasPrice is not supported when EIP-1559 is active' })
+    const hardhat = await rejection(request(chain, 'hardhat_setMinGasPrice', '0x1'), RPCError)
+    expect(hardhat.toJSON()).to.deep.equal({ code: -32000, message: 'hardhat_setMinGasPrice is not supported when EIP-1559 is active' })
   })
 
   it('dropTransaction: hardhat_ answers true/false, anvil_ the hash/null; the transaction is gone (no receipt, Unknown)', async () => {

@@ -238,7 +238,7 @@ export const METHOD_PARAMS: Readonly<Record<string, readonly ParamSpec[]>> = {
   ...twins('dropAllTransactions', []),
   anvil_removePoolTransactions: [p('0 (address)', 'address', true, BOB)],
   ...twins('reset', [p('0 (options)', 'object', false, null)]),
-  anvil_setRpcUrl: [p('0 (url)', 'string', true, 'http://127.0.0.1:1')],
+  ...twins('setRpcUrl', [p('0 (url)', 'string', true, 'http://127.0.0.1:1')]),
   anvil_dumpState: [p('0 (preserve historical states)', 'boolean', false, true)],
   anvil_loadState: [p('0 (state)', 'data', true, '0x')],
   hardhat_dumpState: [p('0 (preserve historical states)', 'boolean', false, true)],

@@ -36,6 +36,7 @@ import { installHaltOpcodes } from './halt-opcodes.ts'
 import { interpreterFactory, type InterpreterFactory } from './interpreter-factory.ts'
 import { cachingInterpreter, type InterpreterClass, type InterpreterInstance, type JumpAnalysis } from './interpreter-loop.ts'
 import { installMemoryGas } from './memory-gas.ts'
+import { installWriteProtection } from './write-protection.ts'
 import { installWordOpcodes } from './word-opcodes.ts'
 
 type Message = Parameters<EVM['runInterpreter']>[0]
@@ -85,6 +86,7 @@ export class DevnetEVM extends EVM {
       installHaltOpcodes(this._opcodeMap)
       installPushOpcodes(this._opcodeMap)
       installMemoryGas(this._opcodeMap)
+      installWriteProtection(this._opcodeMap)
     }
     if (paced) paceJumps(this._opcodeMap, this.paceCount, () => this.pacer)
   }

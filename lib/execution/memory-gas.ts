@@ -186,14 +186,14 @@ function memoryBounded(handler: GasHandler, operands: number, stretches: Readonl
 }
 
 /**
- * CREATE's and CREATE2's `handler` behind geth's checks, in geth's order (gasCreateEip3860): a
- * static frame, memory past geth's bound, then EIP-3860's limit on init code, whose step is out
- * of gas at the fixed cost with geth's text (`out of gas: max initcode size exceeded: code size
- * 49153 limit 49152`), where the library charged the whole cost and then failed in its handler.
+ * CREATE's and CREATE2's `handler` behind geth's checks, in geth's order (gasCreateEip3860; a
+ * static frame is refused before, write-protection.ts): memory past geth's bound, then
+ * EIP-3860's limit on init code, whose step is out of gas at the fixed cost with geth's text
+ * (`out of gas: max initcode size exceeded: code size 49153 limit 49152`), where the library
+ * charged the whole cost and then failed in its handler.
  */
 function creationChecked(handler: GasHandler): GasHandler {
   return ((runState: RunState, gas: bigint, common: Common) => {
-    if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
     const [, offset, length] = runState.stack.peek(3)
     checkPriceable([offset, length])
     if (common.isActivatedEIP(3860)) {

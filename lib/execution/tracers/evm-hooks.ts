@@ -12,7 +12,8 @@ import type { Address } from '../../types.ts'
 import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
 import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
-import { isStepError } from './step-errors.ts'
+import { calleeGas, frameOf, memorySlice } from './frame-opening.ts'
+import { isRefusedCharge, isStepError } from './step-errors.ts'
 import type { FrameStart, FrameType, OpcodeStep, TracerHooks } from './tracer.ts'
 
 /** The opcodes that open a frame, by code. */
@@ -21,9 +22,6 @@ const FRAME_OPCODES: Readonly<Record<number, FrameType>> = { [CREATE]: 'CREATE',
 const FRAME_OPERANDS: Readonly<Record<number, number>> = { [CREATE]: 3, [CALL]: 7, [CALLCODE]: 7, [DELEGATECALL]: 6, [CREATE2]: 4, [STATICCALL]: 6 }
 /** EIP-150's call depth limit: a frame at this depth cannot call or create. */
 const MAX_DEPTH = 1024
-const CALL_STIPEND = 2300n
-/** No opcode that succeeds can touch memory this far out (its expansion would cost far more gas than a block holds). */
-const MEMORY_REACH = 1n << 26n
 
 /** A frame being run. */
 interface OpenFrame {
@@ -45,26 +43,13 @@ interface OpenFrame {
   selfdestruct: FrameStart | undefined
   /** Whether the frame's last opcode had the gas for its own cost (a creation's RETURN that had, yet ran out of gas, ran out storing the code). */
   lastPaid: boolean
+  /** geth's fixed cost of the last opcode, all it counts when the opcode's gas charge is refused: the library's fee, and a call's warm access. */
+  lastFixedCost: bigint
   /** The refund counter when the frame opened (what it returns to if the frame fails). */
   readonly refundAtEntry: bigint
 }
 
-/** `size` bytes of memory from `offset`, zero-padded past its end (as the opcode would read them). */
-function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Uint8Array {
-  if (size === 0n || offset + size > MEMORY_REACH) return new Uint8Array(0)
-  const slice = new Uint8Array(Number(size))
-  if (offset < BigInt(memory.length)) slice.set(memory.subarray(Number(offset), Math.min(memory.length, Number(offset + size))))
-  return slice
-}
 
-/** geth's callGas: what a call hands its callee (the stipend aside), from the gas left after the opcode's own cost. */
-function calleeGas(requested: bigint, gasLeft: bigint, cost: bigint): bigint {
-  const available = gasLeft - cost
-  // geth's unsigned arithmetic leaves the request standing when the cost exceeds the gas left.
-  if (available < 0n) return requested
-  const allButOne64th = available - available / 64n
-  return requested < allButOne64th ? requested : allButOne64th
-}
 
 /** A step as tracers see it ({@link OpcodeStep}), its memory copied only if one reads it. */
 class ReportedStep implements OpcodeStep {
@@ -93,21 +78,6 @@ class ReportedStep implements OpcodeStep {
   }
 }
 
-/** The frame a call or creation opcode would open, read off its stack and memory (bottom-first stack). */
-function frameOf(type: FrameType, step: InterpreterStep, depth: number, cost: bigint, callerValue: bigint): FrameStart {
-  const stack = step.stack
-  const at = (fromTop: number): bigint => stack[stack.length - 1 - fromTop]
-  const from = step.address.toString() as Address
-  if (type === 'CREATE' || type === 'CREATE2') {
-    const gas = step.gasLeft - cost
-    return { depth, type, from, to: undefined, input: memorySlice(step.memory, at(1), at(2)), gas: gas - gas / 64n, value: at(0) }
-  }
-  const withValue = type === 'CALL' || type === 'CALLCODE'
-  const value = withValue ? at(2) : type === 'DELEGATECALL' ? callerValue : undefined
-  const input = withValue ? memorySlice(step.memory, at(3), at(4)) : memorySlice(step.memory, at(2), at(3))
-  const gas = calleeGas(at(0), step.gasLeft, cost) + (withValue && value !== 0n ? CALL_STIPEND : 0n)
-  return { depth, type, from, to: addressOfWord(at(1)), input, gas, value }
-}
 
 /** One traced run's connection to the EVM; {@link detach} it when the run ends, however it ends. */
 export class TraceSession {
@@ -122,6 +92,8 @@ export class TraceSession {
   private failure: unknown
   /** Whether the run opened a frame at all (a plain transfer runs no EVM). */
   entered = false
+  /** A call's warm access (EIP-2929): a fixed cost in geth, in the library a part of the dynamic gas. */
+  private readonly warmAccessCost: bigint
 
   private readonly onBefore = (message: Message): void => this.enter(message)
   private readonly onAfter = (result: EVMResult): void => this.exit(result)
@@ -150,6 +122,7 @@ export class TraceSession {
     firstLogIndex: number,
   ) {
     this.logIndex = firstLogIndex
+    this.warmAccessCost = evm.common.isActivatedEIP(2929) ? evm.common.param('warmstoragereadGas') : 0n
     evm.events.on('beforeMessage', this.onBefore)
     evm.events.on('afterMessage', this.onAfter)
     evm.events.on('step', this.onStep)
@@ -197,6 +170,7 @@ export class TraceSession {
       opening: undefined,
       selfdestruct: undefined,
       lastPaid: true,
+      lastFixedCost: 0n,
       refundAtEntry: message.gasRefund,
     })
     this.refund = message.gasRefund
@@ -210,7 +184,9 @@ export class TraceSession {
     const isCreate = frame.type === 'CREATE' || frame.type === 'CREATE2'
     // A creation whose RETURN could pay for itself ran out of gas storing its code: geth's step carries no error.
     const storingCode = isCreate && frame.lastOp === 'RETURN' && frame.lastPaid
-    if (failure !== undefined && isStepError(failure) && frame.lastOp !== undefined && !storingCode) this.tracer.onOpcodeFault?.(evmErrorText(failure, frame.lastOp))
+    if (failure !== undefined && isStepError(failure) && frame.lastOp !== undefined && !storingCode) {
+      this.tracer.onOpcodeFault?.(evmErrorText(failure, frame.lastOp), isRefusedCharge(failure) ? frame.lastFixedCost : undefined)
+    }
     this.refund = failure === undefined ? (execution.gasRefund ?? frame.refundAtEntry) : frame.refundAtEntry
     if (failure === undefined && frame.opening !== undefined) this.refuse(frame)
     if (failure === undefined && frame.selfdestruct !== undefined) this.openClosedFrame(frame.selfdestruct, undefined)
@@ -275,10 +251,12 @@ export class TraceSession {
     const code = step.opcode.code
     let cost = step.opcode.dynamicFee ?? BigInt(step.opcode.fee)
     const opens = FRAME_OPCODES[code]
+    const isCall = opens !== undefined && opens !== 'CREATE' && opens !== 'CREATE2'
+    frame.lastFixedCost = BigInt(step.opcode.fee) + (isCall ? this.warmAccessCost : 0n)
     if (opens !== undefined && step.stack.length >= FRAME_OPERANDS[code]) {
       frame.opening = frameOf(opens, step, frame.depth + 1, cost, frame.value)
       // geth counts the gas a call hands its callee (not the stipend) in the call's cost; a creation's is not.
-      if (opens !== 'CREATE' && opens !== 'CREATE2') cost += calleeGas(step.stack[step.stack.length - 1], step.gasLeft, cost)
+      if (isCall) cost += calleeGas(step.stack[step.stack.length - 1], step.gasLeft, cost)
     }
     frame.lastOp = op
     frame.lastPaid = step.gasLeft >= cost

@@ -10,3 +10,12 @@ const GAS_CHARGE_FAILED = 'out of gas:'
 export function isStepError(error: EVMError): boolean {
   return STEP_ERRORS.has(error.error) || error.error.startsWith(GAS_CHARGE_FAILED)
 }
+
+/**
+ * Whether `error` refused the opcode's gas charge before its dynamic cost was known (the
+ * interpreter's memorySize, or a gas function's own error): geth's step then counts only the
+ * opcode's fixed cost, not the gas a call would have handed its callee.
+ */
+export function isRefusedCharge(error: EVMError): boolean {
+  return (error.error as string) === 'gas uint64 overflow' || error.error.startsWith(GAS_CHARGE_FAILED)
+}

@@ -14,7 +14,7 @@ export interface StructLog {
   readonly pc: number
   readonly op: string
   readonly gas: bigint
-  readonly gasCost: bigint
+  gasCost: bigint
   /** 1 for the transaction's own frame. */
   readonly depth: number
   /** geth's error text when the opcode failed before it ran (out of gas, stack). */
@@ -66,9 +66,11 @@ export class StructLogger implements Tracer<StructLoggerResult> {
     })
   }
 
-  onOpcodeFault(error: string): void {
+  onOpcodeFault(error: string, cost?: bigint): void {
     const last = this.logs.at(-1)
-    if (last !== undefined) last.error = error
+    if (last === undefined) return
+    last.error = error
+    if (cost !== undefined) last.gasCost = cost
   }
 
   onExit(frame: FrameEnd): void {

@@ -92,8 +92,8 @@ export interface TracerHooks {
   onEnter?(frame: FrameStart): void
   onExit?(frame: FrameEnd): void
   onOpcode?(step: OpcodeStep): void
-  /** The last opcode reported failed before it ran (out of gas, stack under- or overflow): geth logs the error on that step. */
-  onOpcodeFault?(error: string): void
+  /** The last opcode reported failed before it ran (out of gas, stack under- or overflow): geth logs the error on that step, at `cost` where it counts less than reported (a charge refused before a call's callee gas was worked out). */
+  onOpcodeFault?(error: string, cost?: bigint): void
   onLog?(log: TracedLog): void
   /** `gasUsed` as the receipt has it (refunds applied). */
   onTxEnd?(gasUsed: bigint): void

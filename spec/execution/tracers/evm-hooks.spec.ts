@@ -46,7 +46,8 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     const traced = await rpc<Record<Address, Account>>(chain, 'debug_traceCall', call, 'latest', { tracer: 'prestateTracer' })
     expect(traced[CONTRACT].storage).to.equal(undefined)
     const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})
-    expect(structLogs.at(-1)).to.deep.include({ op: 'SSTORE', gas: 1994, error: 'out of gas', storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}01` } })
+    // geth 1.17's text: its gas function's error, wrapped in ErrOutOfGas (Anvil: `out of gas`).
+    expect(structLogs.at(-1)).to.deep.include({ op: 'SSTORE', gas: 1994, error: 'out of gas: not enough gas for reentrancy sentry', storage: { [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(31)}01` } })
   })
 
   it('a slot read before the failing SSTORE stays listed: only what the failed step touched first is taken back', async () => {
@@ -55,7 +56,7 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     const hash = await sealed(chain, { to: CONTRACT, gas: 21_000n + 2_114n })
     const prestate = await rpc<Record<Address, Account>>(chain, 'debug_traceTransaction', hash, { tracer: 'prestateTracer' })
     expect(prestate[CONTRACT].storage).to.deep.equal({ [`0x${'00'.repeat(32)}`]: `0x${'00'.repeat(32)}` })
-    expect((await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})).structLogs.at(-1)).to.deep.include({ op: 'SSTORE', error: 'out of gas' })
+    expect((await rpc<StructLogs>(chain, 'debug_traceTransaction', hash, {})).structLogs.at(-1)).to.deep.include({ op: 'SSTORE', error: 'out of gas: not enough gas for reentrancy sentry' })
   })
 
   it("a BALANCE out of gas on its cold access: the prestateTracer leaves out the account it named (geth)", async () => {
@@ -138,9 +139,9 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
       ['0x65010000000000515000', 'MLOAD', 3, PAST_BOUND], // MLOAD(2^40)
       ['0x640100000000515000', 'MLOAD', 3 + 35_184_775_266_307, 'out of gas'], // MLOAD(2^32): 2^27 + 1 words, 3 each plus the square / 512
       ['0x6801000000000000000060006000f000', 'CREATE', 32_000, OVERFLOW], // CREATE(0, 0, 2^64): the library prices a creation's memory itself
-      // CALL with input past the bound (2^40 bytes at 0) and a byte of output at 2^64: the overflow first, as geth's memorySize.
-      // Its gasCost is left out: geth's row counts the warm access (100) as CALL's fixed cost; the library prices it with the rest.
-      ['0x600168010000000000000000650100000000006000600060006000f100', 'CALL', undefined, OVERFLOW],
+      // CALL with input past the bound (2^40 bytes at 0) and a byte of output at 2^64: the overflow first, as geth's memorySize;
+      // its fixed cost is the warm access (EIP-2929), 100, not the callee's gas.
+      ['0x600168010000000000000000650100000000006000600060006000f100', 'CALL', 100, OVERFLOW],
     ]
     for (const [code, op, gasCost, error] of cases) {
       await rpc(chain, 'anvil_setCode', CONTRACT, code)
@@ -150,6 +151,34 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
       const refused = await chain.request({ method: 'eth_call', params: [call, 'latest'] }).catch((failure: { code: number; message: string }) => failure)
       expect(refused, code).to.deep.include({ code: -32000, message: error })
     }
+  })
+
+  it("a write in a static frame that geth's gas functions refuse (SSTORE, CREATE, CREATE2, SELFDESTRUCT, CALL with value) fails on its gas charge: `out of gas: write protection` at the fixed cost on the step and the frame; LOG and TSTORE refuse in their instructions: `write protection`, no step error (geth 1.17 gas_table.go, operations_acl.go; Anvil: `StateChangeDuringStaticCall`)", async () => {
+    const WRITER = '0x00000000000000000000000000000000000000b0'
+    // PUSH1 0 ×4, PUSH20 WRITER, GAS, STATICCALL, STOP
+    await rpc(chain, 'anvil_setCode', CONTRACT, `0x6000600060006000${'73' + WRITER.slice(2)}5afa00`)
+    const cases: [Hex, string, number, string, boolean][] = [
+      ['0x6001600055', 'SSTORE', 0, 'out of gas: write protection', true],
+      ['0x600060006000f0', 'CREATE', 32_000, 'out of gas: write protection', true],
+      ['0x6000600060006000f5', 'CREATE2', 32_000, 'out of gas: write protection', true],
+      ['0x6000ff', 'SELFDESTRUCT', 5_000, 'out of gas: write protection', true],
+      [`0x6000600060006000600173${'00'.repeat(18)}dead5af1`, 'CALL', 100, 'out of gas: write protection', true], // CALL moving 1 wei
+      ['0x60006000a0', 'LOG0', 375, 'write protection', false],
+      ['0x600160005d', 'TSTORE', 100, 'write protection', false],
+    ]
+    for (const [code, op, gasCost, error, onStep] of cases) {
+      await rpc(chain, 'anvil_setCode', WRITER, code)
+      const call = { to: CONTRACT, gas: '0x100000' }
+      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', call, 'latest', {})
+      const last = structLogs.filter((step) => step.op === op).at(-1)
+      expect(last, op).to.deep.include({ gasCost, ...(onStep ? { error } : {}) })
+      if (!onStep) expect(last, op).to.not.have.property('error')
+      const frames = await rpc<{ calls: { error?: string }[] }>(chain, 'debug_traceCall', call, 'latest', { tracer: 'callTracer' })
+      expect(frames.calls[0].error, op).to.equal(error)
+    }
+    // A CALL without value is no write.
+    await rpc(chain, 'anvil_setCode', WRITER, `0x6000600060006000600073${'00'.repeat(18)}dead5af1`)
+    expect((await rpc<{ calls: { error?: string }[] }>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x100000' }, 'latest', { tracer: 'callTracer' })).calls[0].error).to.equal(undefined)
   })
 
   it("struct logs: code that runs off its end shows geth's STOP step there (geth reads STOP past the code; Anvil logs it too), and an explicit STOP only once (audit M, D3)", async () => {

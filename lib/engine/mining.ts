@@ -83,10 +83,7 @@ export class Mining {
     })
   }
 
-  /**
-   * `evm_setAutomine`: on, `auto`; off, back to the mode the chain was created with, or, created
-   * with `auto`, no mining until asked for (as Hardhat, and Anvil without a block time).
-   */
+  /** `evm_setAutomine`: on, `auto`; off, back to the mode the chain was created with, or, created with `auto`, no mining until asked for (as Hardhat, and Anvil without a block time). */
   setAutomine(enabled: boolean): Promise<void> {
     if (enabled) return this.setMode('auto')
     if (this.miningMode !== 'auto') return Promise.resolve()
@@ -186,15 +183,15 @@ export class Mining {
 
   /**
    * Gives the pending block its context anew (after a test control): timestamp `timestamp`, else
-   * the schedule's, or the time now under `auto` and `off` (as Anvil and Hardhat stamp a block);
+   * the schedule's, or the clock's time `atNow` (by default under `auto` and `off`: as Anvil and Hardhat stamp a block);
    * the current block settings. If that changes a block holding pre-confirmations, they are
    * taken back (`withdrawn`, a flashblock reorg) and requeued, to be made again under the new
    * context: Anvil and Hardhat mine pending transactions in a block with the settings asked for.
    * Returns whether any were (then see {@link afterAdmission}).
    */
-  restamp(timestamp: bigint | undefined): boolean {
+  restamp(timestamp: bigint | undefined, atNow = !this.followsClock): boolean {
     const { builder, withdraw } = this.parts
-    const at = this.pendingTimestamp(timestamp)
+    const at = this.pendingTimestamp(timestamp, atNow)
     const touched = !builder.untouched
     if (touched && builder.keepsContextAt(at)) return false
     if (touched) withdraw({ count: builder.pending.preconfirmations.length, mode: 'requeue' })
@@ -202,11 +199,11 @@ export class Mining {
     return touched
   }
 
-  /** The pending block's timestamp after a test control (see {@link restamp}). */
-  private pendingTimestamp(timestamp: bigint | undefined): bigint {
+  /** The pending block's timestamp after a test control (see {@link restamp}): at the clock's time `atNow`, else at the scheduled seal. */
+  private pendingTimestamp(timestamp: bigint | undefined, atNow: boolean): bigint {
     const { blocks, schedule, now } = this.parts
     if (timestamp !== undefined) schedule.setNextTimestamp(timestamp)
-    return schedule.timestampAfter(blocks.head.header.timestamp, this.followsClock ? undefined : now())
+    return schedule.timestampAfter(blocks.head.header.timestamp, atNow ? now() : undefined)
   }
 
   /** The schedule counts from now; an untouched pending block takes the new schedule's timestamp. */
@@ -236,8 +233,9 @@ export class Mining {
     return this.sealNow(false)
   }
 
-  /** A last tick, which may fill the block (announced unless stalled), then the seal. */
+  /** A last tick, which may fill the block (announced unless stalled), then the seal; a block that pre-confirmed nothing yet is stamped with the clock's time, as Anvil and Hardhat stamp a block they mine (one holding pre-confirmations keeps the timestamp they ran with). */
   private async mineNow(): Promise<SealedBlock> {
+    if (this.parts.builder.untouched) this.restamp(undefined, true)
     this.parts.faults.lastTick()
     await this.preconfirm(!this.stalled)
     return this.sealNow()

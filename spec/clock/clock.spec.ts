@@ -159,19 +159,20 @@ describe('clock: evm_mine, preconf_tick and preconf_advanceClock', () => {
     expect(events).to.have.length(2)
     const block = await chain.mine()
     expect(block.header.number).to.equal(1n)
-    // Block 1 keeps the timestamp fixed when it opened (its scheduled seal time).
-    expect(block.header.timestamp).to.equal(BigInt(GENESIS + 2))
+    // Block 1 pre-confirmed nothing: it is stamped with the clock's time, as Anvil and Hardhat
+    // stamp a mined block; genesis + 0.5 s is the genesis's second, so the parent's + 1.
+    expect(block.header.timestamp).to.equal(BigInt(GENESIS + 1))
     expect(chain.clock.now()).to.equal(T0 + 500)
     expect(events.slice(2)).to.deep.equal([
       { kind: 'preconfirmation', at: T0 + 500, blockNumber: 1n, index: 2, transactions: [] },
-      { kind: 'block', at: T0 + 500, number: 1n, timestamp: BigInt(GENESIS + 2) },
+      { kind: 'block', at: T0 + 500, number: 1n, timestamp: BigInt(GENESIS + 1) },
     ])
     events.length = 0
 
     await chain.clock.advance(2000)
-    // The next tick is 200 ms after the mine (not at the old 600), the next seal 2000 ms after it.
-    // Block 2 seals at genesis + 2.5 s: its second (genesis + 2) is not after its parent's, so it gets genesis + 3.
-    expect(events).to.deep.equal(scheduleOf(2n, T0 + 500, 200, 2000, BigInt(GENESIS + 3)))
+    // The next tick is 200 ms after the mine (not at the old 600), the next seal 2000 ms after it,
+    // at genesis + 2.5 s: block 2 is stamped genesis + 2.
+    expect(events).to.deep.equal(scheduleOf(2n, T0 + 500, 200, 2000, BigInt(GENESIS + 2)))
   })
 
   it('evm_mine through request seals now and answers 0x0', async () => {

@@ -457,11 +457,12 @@ describe('cheats', () => {
         expect(BigInt(pending.timestamp)).to.equal(1_735_689_602n + 3600n)
 
         // Anvil's anvil_mine moves time `interval` seconds forward before each block, the first
-        // included; Hardhat's hardhat_mine mines the first as usual, then steps by `interval`.
+        // included; Hardhat's hardhat_mine mines the first as usual, then steps by `interval`. A
+        // mined block that pre-confirmed nothing is stamped with the clock's time (genesis + 3600).
         await client.mine({ blocks: 2, interval: 1 })
         expect(chain.blockNumber()).to.equal(2n)
         expect((await request<RpcReceipt>(chain, 'eth_getTransactionReceipt', hash)).status).to.equal('0x1')
-        const first = mode === 'anvil' ? 1_735_689_602n + 3601n : 1_735_689_602n + 3600n
+        const first = mode === 'anvil' ? 1_735_689_600n + 3601n : 1_735_689_600n + 3600n
         expect(chain.blockByNumber(1)!.header.timestamp).to.equal(first)
         expect(chain.blockByNumber(2)!.header.timestamp).to.equal(first + 1n)
 

@@ -1,7 +1,7 @@
 /**
  * Snapshots of the whole simulated world (state, history, pending block, mempool, blocks,
- * clock), as `evm_snapshot` / `evm_revert` give them in Hardhat and Anvil: ids count up from 1
- * and are never reused; reverting to one restores the world as it was when it was taken and
+ * clock), as `evm_snapshot` / `evm_revert` give them in Anvil and Hardhat: ids count up from 0
+ * (Anvil's; Hardhat's from 1) and are never reused; reverting to one restores the world as it was when it was taken and
  * discards it together with every later snapshot (a reverted id cannot be reverted to again).
  * What lives in the undo log costs only what changed since; the rest (the clock, the schedule,
  * the mining mode, …) is captured outright by the parts that registered a capture.
@@ -23,7 +23,7 @@ export class Snapshots {
   readonly log = new UndoLog()
   private readonly captures: Capture[] = []
   private readonly open: Snapshot[] = []
-  private nextId = 1
+  private nextId = 0
 
   /** Adds a part's capture: it runs at every snapshot, its restore at the revert. */
   register(capture: Capture): void {

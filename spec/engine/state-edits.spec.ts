@@ -430,7 +430,7 @@ describe('cheats', () => {
         const alice = signer(chain, 0)
 
         const id = await client.snapshot()
-        expect(id).to.equal('0x1')
+        expect(id).to.equal('0x0') // Anvil's first id
 
         await client.setBalance({ address: whale, value: parseEther('3') })
         expect(await chain.getBalance(whale, 'latest')).to.equal(3n * ETHER)
@@ -473,7 +473,7 @@ describe('cheats', () => {
         expect(await chain.getTransactionCount(alice.address, 'pending')).to.equal(0)
         expect(await request(chain, 'eth_getTransactionByHash', hash)).to.equal(null)
         expect(BigInt((await request<RpcBlock>(chain, 'eth_getBlockByNumber', 'pending', false)).timestamp)).to.equal(1_735_689_602n)
-        expect(await client.snapshot()).to.equal('0x2')
+        expect(await client.snapshot()).to.equal('0x1')
       })
     }
   })

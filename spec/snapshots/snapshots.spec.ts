@@ -281,12 +281,12 @@ describe('snapshots/snapshots', () => {
   })
 
   describe('ids and nesting (Hardhat/Anvil: reverting discards the snapshot and every later one)', () => {
-    it('ids count up from 1 and are never reused', async () => {
+    it("ids count up from 0 and are never reused (Anvil 1.7.1: 0x0, 0x1, 0x2, revert 0x1, then 0x3; Hardhat's start at 1)", async () => {
       const chain = await createChain({ clock: 'manual' })
+      expect(await chain.snapshot()).to.equal(0)
       expect(await chain.snapshot()).to.equal(1)
+      expect(await chain.revert(0)).to.equal(true)
       expect(await chain.snapshot()).to.equal(2)
-      expect(await chain.revert(1)).to.equal(true)
-      expect(await chain.snapshot()).to.equal(3)
     })
 
     it('s1, s2, revert(s1): s2 is gone (revert(s2) → false) and s1 is consumed (revert(s1) again → false)', async () => {
@@ -347,19 +347,19 @@ describe('snapshots/snapshots', () => {
   })
 
   describe('over RPC', () => {
-    it("evm_snapshot answers '0x1', '0x2'…; evm_revert answers true, then false for a consumed or unknown id", async () => {
+    it("evm_snapshot answers '0x0', '0x1'… (Anvil's); evm_revert answers true, then false for a consumed or unknown id", async () => {
       const chain = await createChain({ clock: 'manual' })
-      expect(await chain.request({ method: 'evm_snapshot', params: [] })).to.equal('0x1')
+      expect(await chain.request({ method: 'evm_snapshot', params: [] })).to.equal('0x0')
       await chain.request({ method: 'preconf_advanceClock', params: ['0x7d0'] })
-      expect(await chain.request({ method: 'evm_snapshot' })).to.equal('0x2')
+      expect(await chain.request({ method: 'evm_snapshot' })).to.equal('0x1')
       await chain.request({ method: 'evm_mine', params: [] })
       expect(await chain.request({ method: 'eth_blockNumber', params: [] })).to.equal('0x2')
-      expect(await chain.request({ method: 'evm_revert', params: ['0x2'] })).to.equal(true)
-      expect(await chain.request({ method: 'eth_blockNumber', params: [] })).to.equal('0x1')
-      expect(await chain.request({ method: 'evm_revert', params: ['0x2'] })).to.equal(false)
       expect(await chain.request({ method: 'evm_revert', params: ['0x1'] })).to.equal(true)
-      expect(await chain.request({ method: 'eth_blockNumber', params: [] })).to.equal('0x0')
+      expect(await chain.request({ method: 'eth_blockNumber', params: [] })).to.equal('0x1')
       expect(await chain.request({ method: 'evm_revert', params: ['0x1'] })).to.equal(false)
+      expect(await chain.request({ method: 'evm_revert', params: ['0x0'] })).to.equal(true)
+      expect(await chain.request({ method: 'eth_blockNumber', params: [] })).to.equal('0x0')
+      expect(await chain.request({ method: 'evm_revert', params: ['0x0'] })).to.equal(false)
       expect(await chain.request({ method: 'evm_revert', params: ['0x63'] })).to.equal(false)
     })
 

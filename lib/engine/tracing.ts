@@ -23,6 +23,7 @@ import { runTransaction, UnexecutableTransactionError } from '../execution/run-t
 import { startBlock } from '../execution/system-contracts.ts'
 import type { BlockPosition } from '../execution/transaction-outcome.ts'
 import { CallTracer, type CallFrame } from '../execution/tracers/call-tracer.ts'
+import { FourByteTracer } from '../execution/tracers/four-byte-tracer.ts'
 import { prestateDiff, type PrestateDiff } from '../execution/tracers/prestate-diff.ts'
 import { ParityTracer, type ParityTrace } from '../execution/tracers/parity-tracer.ts'
 import { PrestateTracer, type Prestate } from '../execution/tracers/prestate-tracer.ts'
@@ -65,6 +66,8 @@ export type TraceResult =
   | { readonly tracer: 'callTracer'; readonly result: CallFrame }
   | { readonly tracer: 'prestateTracer'; readonly result: Prestate }
   | { readonly tracer: 'prestateDiff'; readonly result: PrestateDiff }
+  | { readonly tracer: '4byteTracer'; readonly result: Map<string, number> }
+  | { readonly tracer: 'noopTracer' }
   | { readonly tracer: 'parity'; readonly result: ParityTrace[] }
   | { readonly tracer: 'replay'; readonly result: ReplayResult }
 
@@ -123,6 +126,14 @@ async function withTracer(spec: TracerSpec, before: StateView, run: (tracer: Tra
       await run(tracer)
       return { tracer: 'callTracer', result: tracer.result() }
     }
+    case '4byteTracer': {
+      const tracer = new FourByteTracer(precompiles)
+      await run(tracer)
+      return { tracer: '4byteTracer', result: tracer.result() }
+    }
+    case 'noopTracer':
+      await run({})
+      return { tracer: 'noopTracer' }
     case 'parity': {
       const tracer = new ParityTracer()
       await run(tracer)

@@ -97,6 +97,10 @@ export function formatTrace(trace: TraceResult): Record<string, unknown> {
       return formatPrestate(trace.result)
     case 'prestateDiff':
       return formatPrestateDiff(trace.result)
+    case '4byteTracer':
+      return Object.fromEntries(trace.result)
+    case 'noopTracer':
+      return {}
     case 'parity':
     case 'replay':
       // Only the trace_* methods ask for these, and they give them their place (format-parity.ts).

@@ -74,7 +74,8 @@ function parseTracer(options: Options, name: string): TracerSpec {
     if (config.diffMode && config.includeEmpty) throw new RejectedParameterError('cannot use diffMode with includeEmpty')
     return { tracer, config }
   }
-  throw invalidArgument(`${name}.tracer`, `unsupported tracer ${describeValue(tracer)}: callTracer, prestateTracer, or none for the struct logger`)
+  if (tracer === '4byteTracer' || tracer === 'noopTracer') return { tracer }
+  throw invalidArgument(`${name}.tracer`, `unsupported tracer ${describeValue(tracer)}: callTracer, prestateTracer, 4byteTracer, noopTracer, or none for the struct logger`)
 }
 
 /** geth's TraceCallConfig: a TraceConfig, and the state and block overrides to trace the call with; `txIndex` is refused rather than ignored. */

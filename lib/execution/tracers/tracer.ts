@@ -142,6 +142,8 @@ export type TracerSpec = (
   | { readonly tracer: 'structLogger'; readonly config: StructLoggerConfig }
   | { readonly tracer: 'callTracer'; readonly config: CallTracerConfig }
   | { readonly tracer: 'prestateTracer'; readonly config: PrestateTracerConfig }
+  | { readonly tracer: '4byteTracer' }
+  | { readonly tracer: 'noopTracer' }
   | { readonly tracer: 'parity' }
   | { readonly tracer: 'replay'; readonly config: ReplayConfig }
 ) & { readonly timeoutMs?: number }

@@ -158,8 +158,10 @@ function exposureWarnings(host: string, http: CommandLine['http']): string[] {
   return warnings
 }
 
-function banner(chain: Chain): string {
+function banner(chain: Chain, loadedFrom: string | undefined): string {
   const { options } = chain
+  // A loaded state brings its own genesis (and a fork's first block is the upstream's).
+  const genesisTimestamp = chain.blockByNumber(0)?.header.timestamp ?? options.genesisTimestamp
   const ether = options.balance / 10n ** 18n
   const lines = ['preconf-devnet', '', 'Available Accounts', '==================']
   chain.accounts.forEach((account, i) => lines.push(`(${i}) ${account.address} (${ether} ETH)`))
@@ -169,8 +171,9 @@ function banner(chain: Chain): string {
     '',
     `Chain ID: ${options.chainId}`,
     `Clock: ${options.clock}, a pre-confirmation every ${options.preconfIntervalMs} ms, a block every ${options.blockTimeMs} ms`,
-    `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${options.genesisTimestamp}`,
+    `Hardfork: ${options.hardfork}, block gas limit ${options.blockGasLimit}, genesis timestamp ${genesisTimestamp}`,
     ...forkLine(chain),
+    ...(loadedFrom === undefined ? [] : [`State: loaded from ${loadedFrom}, block ${chain.blockNumber()}`]),
     `Sender recovery: ${nativeSecp256k1 ? 'native libsecp256k1' : '@noble/curves (native libsecp256k1 did not load)'}`,
     // No URL on this line: the ready line stays the only one with http:// (scripts grep for it).
     `Sealed-only endpoint: path ${SEALED_PATH} on the same port (no pre-confirmations; for cast send, forge script, Ignition)`,
@@ -252,7 +255,7 @@ async function main(argv: string[]): Promise<number> {
   })
   for (const warning of exposureWarnings(parsed.host, parsed.http)) process.stderr.write(`${warning}\n`)
   // Ready only once the signal handlers are in place: a script may stop the node at once.
-  process.stdout.write(`${banner(chain)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
+  process.stdout.write(`${banner(chain, parsed.loadFrom)}Listening on ${server.url} (WebSocket ${server.wsUrl})\n`)
   return stopped
 }
 

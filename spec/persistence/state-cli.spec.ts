@@ -81,8 +81,12 @@ describe('preconf-devnet CLI state flags (--state, --dump-state, --load-state, a
     const text = readFileSync(file, 'utf8')
     expect(JSON.parse(text).blocks).to.have.length(3)
 
-    const loader = await startCli([...MANUAL, '--load-state', file])
+    // The loader's own genesis option is not what it serves: the banner gives the loaded genesis and says it loaded (audit T, T3).
+    const loader = await startCli([...MANUAL, '--timestamp', '1800000000', '--load-state', file])
     expect(await rpc(loader.url, 'eth_blockNumber')).to.equal('0x2')
+    const genesis = (await rpc(loader.url, 'eth_getBlockByNumber', ['0x0', false])) as { timestamp: Hex }
+    expect(loader.stdout()).to.include(`genesis timestamp ${BigInt(genesis.timestamp)}`).and.to.include(`State: loaded from ${file}, block 2`)
+    expect(BigInt(genesis.timestamp)).to.not.equal(1_800_000_000n)
     await rpc(loader.url, 'evm_mine')
     const stopped = await stop(loader, 'SIGTERM')
     expect([stopped.code, stopped.stdout.includes('state written'), readFileSync(file, 'utf8') === text]).to.deep.equal([0, false, true])

@@ -233,9 +233,9 @@ export class Mining {
     return this.sealNow(false)
   }
 
-  /** A last tick, which may fill the block (announced unless stalled), then the seal; a block that pre-confirmed nothing yet is stamped with the clock's time, as Anvil and Hardhat stamp a block they mine (one holding pre-confirmations keeps the timestamp they ran with). */
+  /** A last tick, which may fill the block (announced unless stalled), then the seal; a block that pre-confirmed nothing yet (not even an OP-stack block's opening deposit) is stamped with the clock's time, as Anvil and Hardhat stamp a block they mine (one holding pre-confirmations keeps the timestamp they ran with). */
   private async mineNow(): Promise<SealedBlock> {
-    if (this.parts.builder.untouched) this.restamp(undefined, true)
+    if (this.parts.builder.pending.transactions.length === 0) this.restamp(undefined, true)
     this.parts.faults.lastTick()
     await this.preconfirm(!this.stalled)
     return this.sealNow()

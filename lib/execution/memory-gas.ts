@@ -13,6 +13,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
+import { writeProtection } from './write-protection.ts'
 import { CALL, CALLCODE, CALLDATACOPY, CODECOPY, CREATE, CREATE2, DELEGATECALL, EXP, EXTCODECOPY, KECCAK256, LOG0, MCOPY, MLOAD, MSTORE, MSTORE8, RETURN, RETURNDATACOPY, REVERT, STATICCALL } from './opcode-bytes.ts'
 
 type OpcodeMap = EVM['_opcodeMap']
@@ -62,6 +63,18 @@ function unpriceable(stretches: ReadonlyArray<readonly [offset: bigint, length: 
 /** Throws geth's failure for the stretches if it cannot price one of them ({@link unpriceable}). */
 function checkPriceable(...stretches: ReadonlyArray<readonly [offset: bigint, length: bigint]>): void {
   const failure = unpriceable(stretches)
+  if (failure !== undefined) throw failure
+}
+
+/**
+ * A call's or creation's checks before its gas, in geth's order: memory whose size does not
+ * round to words (the interpreter's memorySize), then, from its gas function, a write in a
+ * static frame (`out of gas: write protection`), then memory past the priced bound.
+ */
+function checkWriteAndMemory(runState: RunState, stretches: ReadonlyArray<readonly [offset: bigint, length: bigint]>, writes: boolean): void {
+  const failure = unpriceable(stretches)
+  if (failure !== undefined && (failure.error as string) === 'gas uint64 overflow') throw failure
+  if (writes && runState.interpreter.isStatic()) throw writeProtection()
   if (failure !== undefined) throw failure
 }
 
@@ -164,38 +177,43 @@ function exponentGas(runState: RunState, gas: bigint, common: Common): bigint {
   return gas + BigInt(bytes) * common.param('expByteGas')
 }
 
+/** Whether an opcode's operands (top first) make it a write, which a static frame refuses. */
+type Writes = (stack: readonly bigint[]) => boolean
+
 /**
  * The operands (stack positions from the top) of the memory stretches of the opcodes whose gas
- * the library still prices: calls (input and output), EXTCODECOPY (creations: {@link creationChecked}).
+ * the library still prices: calls (input and output), EXTCODECOPY (creations: {@link creationChecked});
+ * and whether it writes (a CALL moving value).
  */
-const LIBRARY_PRICED: ReadonlyArray<readonly [opcode: number, operands: number, stretches: ReadonlyArray<readonly [offset: number, length: number]>]> = [
-  [CALL, 7, [[3, 4], [5, 6]]],
+const LIBRARY_PRICED: ReadonlyArray<readonly [opcode: number, operands: number, stretches: ReadonlyArray<readonly [offset: number, length: number]>, writes?: Writes]> = [
+  [CALL, 7, [[3, 4], [5, 6]], (stack) => stack[2] !== 0n],
   [CALLCODE, 7, [[3, 4], [5, 6]]],
   [DELEGATECALL, 6, [[2, 3], [4, 5]]],
   [STATICCALL, 6, [[2, 3], [4, 5]]],
   [EXTCODECOPY, 4, [[1, 3]]],
 ]
 
-/** `handler` behind geth's memory bound: a stretch it cannot price fails at the opcode's fixed cost, before the library prices it. */
-function memoryBounded(handler: GasHandler, operands: number, stretches: ReadonlyArray<readonly [number, number]>): GasHandler {
+/** `handler` behind geth's memory bound (and a static frame's refusal of a write): a stretch it cannot price fails at the opcode's fixed cost, before the library prices it. */
+function memoryBounded(handler: GasHandler, operands: number, stretches: ReadonlyArray<readonly [number, number]>, writes?: Writes): GasHandler {
   return ((runState: RunState, gas: bigint, common: Common) => {
     const stack = runState.stack.peek(operands)
-    checkPriceable(...stretches.map(([offset, length]) => [stack[offset], stack[length]] as const))
+    checkWriteAndMemory(runState, stretches.map(([offset, length]) => [stack[offset], stack[length]] as const), writes?.(stack) ?? false)
     return (handler as unknown as (runState: RunState, gas: bigint, common: Common) => unknown)(runState, gas, common)
   }) as unknown as GasHandler
 }
 
 /**
- * CREATE's and CREATE2's `handler` behind geth's checks, in geth's order (gasCreateEip3860; a
- * static frame is refused before, write-protection.ts): memory past geth's bound, then
- * EIP-3860's limit on init code, whose step is out of gas at the fixed cost with geth's text
- * (`out of gas: max initcode size exceeded: code size 49153 limit 49152`), where the library
- * charged the whole cost and then failed in its handler.
+ * CREATE's and CREATE2's `handler` behind geth's checks, in geth's order (gasCreateEip3860):
+ * memory and a static frame ({@link checkWriteAndMemory}), then EIP-3860's limit on init code,
+ * whose step is out of gas at the fixed cost with geth's text (`out of gas: max initcode size
+ * exceeded: code size 49153 limit 49152`), where the library charged the whole cost and then
+ * failed in its handler.
  */
-function creationChecked(handler: GasHandler): GasHandler {
+function creationChecked(handler: GasHandler, operands: number): GasHandler {
   return ((runState: RunState, gas: bigint, common: Common) => {
-    const [, offset, length] = runState.stack.peek(3)
-    checkPriceable([offset, length])
+    // The whole operand count first: a stack too short fails before anything else, as geth checks it.
+    const [, offset, length] = runState.stack.peek(operands)
+    checkWriteAndMemory(runState, [[offset, length]], true)
     if (common.isActivatedEIP(3860)) {
       const limit = common.param('maxInitCodeSize')
       if (length > limit) throw new EVMError(`out of gas: max initcode size exceeded: code size ${length} limit ${limit}` as EVMError['error'])
@@ -222,13 +240,13 @@ export function installMemoryGas(opcodes: OpcodeMap): void {
   charge(REVERT, outputGas)
   charge(EXP, exponentGas)
   for (let topics = 0; topics <= 4; topics++) charge(LOG0 + topics, logGas)
-  for (const [opcode, operands, stretches] of LIBRARY_PRICED) {
+  for (const [opcode, operands, stretches, writes] of LIBRARY_PRICED) {
     const entry = opcodes[opcode]
-    if (entry?.gasHandler !== undefined) entry.gasHandler = memoryBounded(entry.gasHandler, operands, stretches)
+    if (entry?.gasHandler !== undefined) entry.gasHandler = memoryBounded(entry.gasHandler, operands, stretches, writes)
   }
-  for (const opcode of [CREATE, CREATE2]) {
+  for (const [opcode, operands] of [[CREATE, 3], [CREATE2, 4]]) {
     const entry = opcodes[opcode]
-    if (entry?.gasHandler !== undefined) entry.gasHandler = creationChecked(entry.gasHandler)
+    if (entry?.gasHandler !== undefined) entry.gasHandler = creationChecked(entry.gasHandler, operands)
   }
   // MCOPY is in the table from Cancun on.
   if (opcodes[MCOPY]?.opcodeInfo.dynamicGas === true) charge(MCOPY, memoryCopyGas)

@@ -11,7 +11,7 @@ import { addressOfWord } from '../../bytes.ts'
 import type { Address } from '../../types.ts'
 import type { DevnetEVM } from '../devnet-evm.ts'
 import { evmErrorText } from '../evm-errors.ts'
-import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
+import { CALL, CALLCODE, CREATE, CREATE2, DELEGATECALL, EXTCODECOPY, INVALID, LOG0, LOG4, PREVRANDAO, SELFDESTRUCT, SLOAD, SSTORE, STATICCALL } from '../opcode-bytes.ts'
 import { calleeGas, frameOf, memorySlice } from './frame-opening.ts'
 import { isRefusedCharge, isStepError } from './step-errors.ts'
 import type { FrameStart, FrameType, OpcodeStep, TracerHooks } from './tracer.ts'
@@ -20,6 +20,8 @@ import type { FrameStart, FrameType, OpcodeStep, TracerHooks } from './tracer.ts
 const FRAME_OPCODES: Readonly<Record<number, FrameType>> = { [CREATE]: 'CREATE', [CALL]: 'CALL', [CALLCODE]: 'CALLCODE', [DELEGATECALL]: 'DELEGATECALL', [CREATE2]: 'CREATE2', [STATICCALL]: 'STATICCALL' }
 /** How many stack words each of them reads (with fewer it fails with a stack underflow before doing anything). */
 const FRAME_OPERANDS: Readonly<Record<number, number>> = { [CREATE]: 3, [CALL]: 7, [CALLCODE]: 7, [DELEGATECALL]: 6, [CREATE2]: 4, [STATICCALL]: 6 }
+/** The opcodes whose gas charge can be refused and whose warm access (EIP-2929) geth counts as fixed cost, where the library prices it with the rest. */
+const WARM_FIXED_COST = new Set([CALL, CALLCODE, DELEGATECALL, STATICCALL, EXTCODECOPY])
 /** EIP-150's call depth limit: a frame at this depth cannot call or create. */
 const MAX_DEPTH = 1024
 
@@ -43,13 +45,11 @@ interface OpenFrame {
   selfdestruct: FrameStart | undefined
   /** Whether the frame's last opcode had the gas for its own cost (a creation's RETURN that had, yet ran out of gas, ran out storing the code). */
   lastPaid: boolean
-  /** geth's fixed cost of the last opcode, all it counts when the opcode's gas charge is refused: the library's fee, and a call's warm access. */
+  /** geth's fixed cost of the last opcode, all it counts when the opcode's gas charge is refused: the library's fee, and a warm access ({@link WARM_FIXED_COST}). */
   lastFixedCost: bigint
   /** The refund counter when the frame opened (what it returns to if the frame fails). */
   readonly refundAtEntry: bigint
 }
-
-
 
 /** A step as tracers see it ({@link OpcodeStep}), its memory copied only if one reads it. */
 class ReportedStep implements OpcodeStep {
@@ -78,7 +78,6 @@ class ReportedStep implements OpcodeStep {
   }
 }
 
-
 /** One traced run's connection to the EVM; {@link detach} it when the run ends, however it ends. */
 export class TraceSession {
   private readonly frames: OpenFrame[] = []
@@ -92,7 +91,7 @@ export class TraceSession {
   private failure: unknown
   /** Whether the run opened a frame at all (a plain transfer runs no EVM). */
   entered = false
-  /** A call's warm access (EIP-2929): a fixed cost in geth, in the library a part of the dynamic gas. */
+  /** A warm access (EIP-2929), where the chain's rules have it (see {@link WARM_FIXED_COST}). */
   private readonly warmAccessCost: bigint
 
   private readonly onBefore = (message: Message): void => this.enter(message)
@@ -251,12 +250,11 @@ export class TraceSession {
     const code = step.opcode.code
     let cost = step.opcode.dynamicFee ?? BigInt(step.opcode.fee)
     const opens = FRAME_OPCODES[code]
-    const isCall = opens !== undefined && opens !== 'CREATE' && opens !== 'CREATE2'
-    frame.lastFixedCost = BigInt(step.opcode.fee) + (isCall ? this.warmAccessCost : 0n)
+    frame.lastFixedCost = BigInt(step.opcode.fee) + (WARM_FIXED_COST.has(code) ? this.warmAccessCost : 0n)
     if (opens !== undefined && step.stack.length >= FRAME_OPERANDS[code]) {
       frame.opening = frameOf(opens, step, frame.depth + 1, cost, frame.value)
       // geth counts the gas a call hands its callee (not the stipend) in the call's cost; a creation's is not.
-      if (isCall) cost += calleeGas(step.stack[step.stack.length - 1], step.gasLeft, cost)
+      if (opens !== 'CREATE' && opens !== 'CREATE2') cost += calleeGas(step.stack[step.stack.length - 1], step.gasLeft, cost)
     }
     frame.lastOp = op
     frame.lastPaid = step.gasLeft >= cost

@@ -142,6 +142,8 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
       // CALL with input past the bound (2^40 bytes at 0) and a byte of output at 2^64: the overflow first, as geth's memorySize;
       // its fixed cost is the warm access (EIP-2929), 100, not the callee's gas.
       ['0x600168010000000000000000650100000000006000600060006000f100', 'CALL', 100, OVERFLOW],
+      // EXTCODECOPY of a byte to 2^64: its fixed cost is the warm access too (review O).
+      ['0x600160006801000000000000000060003c00', 'EXTCODECOPY', 100, OVERFLOW], // EXTCODECOPY(0, 2^64, 0, 1)
     ]
     for (const [code, op, gasCost, error] of cases) {
       await rpc(chain, 'anvil_setCode', CONTRACT, code)
@@ -179,6 +181,18 @@ describe('tracing hooks: what a step records, by when geth calls its hook', () =
     // A CALL without value is no write.
     await rpc(chain, 'anvil_setCode', WRITER, `0x6000600060006000600073${'00'.repeat(18)}dead5af1`)
     expect((await rpc<{ calls: { error?: string }[] }>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x100000' }, 'latest', { tracer: 'callTracer' })).calls[0].error).to.equal(undefined)
+    // geth checks the stack, then the memory's size, before the gas function (review O): a short
+    // stack is a stack underflow, memory that does not round to words `gas uint64 overflow`.
+    const earlier: [Hex, string, string][] = [
+      ['0x600160016001f100', 'CALL', 'stack underflow'], // three operands of seven, moving value
+      ['0x600155', 'SSTORE', 'stack underflow'],
+      ['0x67ffffffffffffffff60006000f000', 'CREATE', 'gas uint64 overflow'], // CREATE(0, 0, 2^64 - 1)
+    ]
+    for (const [code, op, error] of earlier) {
+      await rpc(chain, 'anvil_setCode', WRITER, code)
+      const { structLogs } = await rpc<StructLogs>(chain, 'debug_traceCall', { to: CONTRACT, gas: '0x100000' }, 'latest', {})
+      expect(structLogs.filter((step) => step.op === op).at(-1), op).to.deep.include({ error })
+    }
   })
 
   it("struct logs: code that runs off its end shows geth's STOP step there (geth reads STOP past the code; Anvil logs it too), and an explicit STOP only once (audit M, D3)", async () => {

@@ -21,6 +21,7 @@ import { Filters } from './rpc/filters.ts'
 import type { MethodContext } from './rpc/method-definition.ts'
 import { handleRequest, type RequestArguments } from './rpc/request.ts'
 import { Subscriptions } from './rpc/subscriptions.ts'
+import { SnapshotIds } from './snapshots/snapshots.ts'
 import type { Hex } from './types.ts'
 
 /**
@@ -59,6 +60,8 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   #instanceId = newInstanceId()
   #context: MethodContext
   #sealedContext: MethodContext
+  /** Snapshot ids go on counting across a reset or a load, as Anvil's: an id from before one never names a later snapshot. */
+  readonly #snapshotIds = new SnapshotIds()
   readonly #subscriptions: Subscriptions
   readonly #filters: Filters
   /** Opens the chain anew: as created or forking another block (`anvil_reset`), or from a state (`anvil_loadState`). */
@@ -73,7 +76,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
     super()
     // Subscriptions and pending sync sends each listen; there is no leak to warn about.
     this.setMaxListeners(0)
-    this.#engine = createEngine(options, this, setup)
+    this.#engine = createEngine(options, this, setup, this.#snapshotIds)
     this.#subscriptions = new Subscriptions(() => this.#engine, this)
     this.#filters = new Filters(() => this.#engine, this)
     this.#reopen =
@@ -154,7 +157,7 @@ export class EngineHost extends EventEmitter<ChainEvents> {
   /** Swaps in the opened chain; the mining mode and the activity log's switch, set at run time, carry over, as Anvil's do (its logger is the node's). */
   async #replaceEngine({ options, setup }: OpenedChain): Promise<void> {
     const previous = this.#engine
-    const engine = createEngine(options, this, setup)
+    const engine = createEngine(options, this, setup, this.#snapshotIds)
     await keepMiningMode(previous.mining, engine.mining)
     engine.controls.setLoggingEnabled(previous.controls.loggingEnabled)
     this.#engine = engine

@@ -26,7 +26,7 @@ import type { ExecutionEnvironment } from '../execution/execution-environment.ts
 import { LiveChainId } from '../execution/live-chain-id.ts'
 import { Faults } from '../faults/faults.ts'
 import type { ResolvedChainOptions } from '../options.ts'
-import { Snapshots } from '../snapshots/snapshots.ts'
+import { Snapshots, type SnapshotIds } from '../snapshots/snapshots.ts'
 import type { UndoLog } from '../snapshots/undo-log.ts'
 import { EVMStateAdapter } from '../state/evm-state-adapter.ts'
 import { TrieStateCommitment, type StateCommitment } from '../state/state-commitment.ts'
@@ -141,10 +141,10 @@ export interface EngineSetup {
 /** A fresh chain: an empty source, real state roots. */
 const FRESH_CHAIN: EngineSetup = { source: EMPTY_STATE_SOURCE, commitment: (undoLog) => new TrieStateCommitment(undoLog) }
 
-/** Builds the engine of a chain with `options`, emitting its events on `events`. */
-export function createEngine(options: ResolvedChainOptions, events: ChainEmitter, setup: EngineSetup = FRESH_CHAIN): Engine {
+/** Builds the engine of a chain with `options`, emitting its events on `events`, its snapshots numbered by `snapshotIds`. */
+export function createEngine(options: ResolvedChainOptions, events: ChainEmitter, setup: EngineSetup = FRESH_CHAIN, snapshotIds?: SnapshotIds): Engine {
   const serialize = createSerializer()
-  const snapshots = new Snapshots()
+  const snapshots = new Snapshots(snapshotIds)
   const undoLog = snapshots.log
   const accounts = devAccounts(options.mnemonic, options.accounts)
   const pool = new TxPool(undoLog, options.txpool)

@@ -289,6 +289,19 @@ describe('snapshots/snapshots', () => {
       expect(await chain.snapshot()).to.equal(2)
     })
 
+    it('ids go on counting across anvil_reset and anvil_loadState (Anvil): an id taken before one names no later snapshot (review O)', async () => {
+      const chain = await createChain({ clock: 'manual' })
+      const dump = await chain.dumpState()
+      expect(await chain.snapshot()).to.equal(0)
+      await chain.request({ method: 'anvil_reset', params: [] })
+      expect(await chain.snapshot()).to.equal(1)
+      await chain.setBalance(carol, 5n)
+      expect(await chain.revert(0)).to.equal(false)
+      expect(await chain.getBalance(carol)).to.equal(5n)
+      await chain.loadState(dump)
+      expect(await chain.snapshot()).to.equal(2)
+    })
+
     it('s1, s2, revert(s1): s2 is gone (revert(s2) → false) and s1 is consumed (revert(s1) again → false)', async () => {
       const chain = await createChain({ clock: 'manual' })
       const s1 = await chain.snapshot()

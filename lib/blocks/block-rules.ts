@@ -19,6 +19,8 @@ export interface BlockRules {
   readonly withdrawalsAccount?: Address
   /** The priority fee suggested to wallets after `latest` (`eth_maxPriorityFeePerGas`). */
   suggestedTip(latest: SealedBlock): bigint
+  /** The gas price suggested to wallets (`eth_gasPrice`): the tip over the base fee of the pending block (Anvil) or of `latest` (geth, reth). */
+  suggestedGasPrice(latest: SealedBlock, pendingBaseFee: bigint): bigint
   /** The tip the node's signer fills into a request that names none, after `latest`. */
   filledTip(latest: SealedBlock): bigint
 }
@@ -28,5 +30,6 @@ export const ETHEREUM_BLOCK_RULES: BlockRules = {
   nextBaseFee: (parent) => nextBaseFee(parent.baseFeePerGas, parent.gasUsed, parent.gasLimit, ETHEREUM_BASE_FEE),
   extraData: new Uint8Array(0),
   suggestedTip: anvilSuggestedTip,
+  suggestedGasPrice: (latest, pendingBaseFee) => pendingBaseFee + anvilSuggestedTip(latest),
   filledTip: () => ANVIL_MINIMUM_TIP,
 }

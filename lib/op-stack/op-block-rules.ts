@@ -31,6 +31,8 @@ export function opStackBlockRules(options: ResolvedOpStackOptions): BlockRules {
     extraData: jovianExtraData(options.eip1559Denominator, options.eip1559Elasticity, options.minBaseFee),
     withdrawalsAccount: L2_TO_L1_MESSAGE_PASSER,
     suggestedTip: opStackSuggestedTip,
+    // op-reth's (reth's LoadFee::gas_price): the latest block's base fee.
+    suggestedGasPrice: (latest) => latest.header.baseFeePerGas + opStackSuggestedTip(latest),
     // op-geth fills a request's tip with its suggestion (SuggestGasTipCap).
     filledTip: opStackSuggestedTip,
   }

@@ -111,7 +111,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
         baseFee: toQuantity(context.baseFeePerGas),
         chainId: Number(engine.chainId),
         gasLimit: toQuantity(context.gasLimit),
-        gasPrice: toQuantity(context.baseFeePerGas + engine.rules.blocks.suggestedTip(head)),
+        gasPrice: toQuantity(engine.rules.blocks.suggestedGasPrice(head, context.baseFeePerGas)),
       },
       forkConfig:
         engine.upstream === undefined
@@ -120,7 +120,7 @@ export const nodeMethods: Readonly<Record<string, MethodDefinition>> = {
     }
   }),
 
-  eth_gasPrice: method([], ({ engine }) => toQuantity(engine.blocks.pending.context.baseFeePerGas + engine.rules.blocks.suggestedTip(engine.blocks.head))),
+  eth_gasPrice: method([], ({ engine }) => toQuantity(engine.rules.blocks.suggestedGasPrice(engine.blocks.head, engine.blocks.pending.context.baseFeePerGas))),
   eth_maxPriorityFeePerGas: method([], ({ engine }) => toQuantity(engine.rules.blocks.suggestedTip(engine.blocks.head))),
   eth_blobBaseFee: method([], () => toQuantity(BLOB_BASE_FEE)),
   eth_feeHistory: method(

@@ -57,8 +57,9 @@ describe('tip suggestion (eth_maxPriorityFeePerGas, eth_gasPrice)', () => {
       await send(chain, 0, 3n * GWEI)
       await chain.mine()
       expect(await quantity(chain, 'eth_maxPriorityFeePerGas')).to.equal(1_000_000n)
-      const pendingBaseFee = hexToBigInt((await blockOf(chain, 'pending'))!.baseFeePerGas)
-      expect(await quantity(chain, 'eth_gasPrice')).to.equal(pendingBaseFee + 1_000_000n)
+      // op-reth's eth_gasPrice (reth's LoadFee::gas_price) adds the tip to the latest block's base fee.
+      const latestBaseFee = hexToBigInt((await blockOf(chain, 'latest'))!.baseFeePerGas)
+      expect(await quantity(chain, 'eth_gasPrice')).to.equal(latestBaseFee + 1_000_000n)
       const hash = (await chain.request({ method: 'eth_sendTransaction', params: [{ from: chain.accounts[1].address, to: TO, value: '0x1' }] })) as Hex
       const sent = (await chain.request({ method: 'eth_getTransactionByHash', params: [hash] })) as { maxPriorityFeePerGas: Hex }
       expect(hexToBigInt(sent.maxPriorityFeePerGas)).to.equal(1_000_000n)

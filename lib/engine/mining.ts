@@ -170,11 +170,7 @@ export class Mining {
     }
   }
 
-  /**
-   * After a deposit was queued: under automine, a block with it is mined at once (the pending
-   * block's, if it has not opened yet, else the next one's); otherwise it waits for the next
-   * block's opening pre-confirmation.
-   */
+  /** After a deposit was queued: under automine, a block with it is mined at once (the pending block's, if it has not opened yet, else the next one's); otherwise it waits for the next block's opening pre-confirmation. */
   async afterDeposit(): Promise<void> {
     if (this.miningMode !== 'auto') return
     if (!this.parts.builder.awaitsOpening) await this.sealNow()
@@ -182,12 +178,12 @@ export class Mining {
   }
 
   /**
-   * Gives the pending block its context anew (after a test control): timestamp `timestamp`, else
-   * the schedule's, or the clock's time `atNow` (by default under `auto` and `off`: as Anvil and Hardhat stamp a block);
-   * the current block settings. If that changes a block holding pre-confirmations, they are
-   * taken back (`withdrawn`, a flashblock reorg) and requeued, to be made again under the new
-   * context: Anvil and Hardhat mine pending transactions in a block with the settings asked for.
-   * Returns whether any were (then see {@link afterAdmission}).
+   * Gives the pending block its context anew (after a test control, or before `evm_mine` seals
+   * it): timestamp `timestamp`, else with `atNow` the clock's time (the default under `auto` and
+   * `off`, as Anvil and Hardhat stamp a block), else the schedule's; the current block settings.
+   * Pre-confirmations the change affects are taken back (`withdrawn`, a flashblock reorg) and
+   * requeued, to run again as Anvil and Hardhat mine pending transactions in a block with the
+   * settings asked for; returns whether any were (then see {@link afterAdmission}).
    */
   restamp(timestamp: bigint | undefined, atNow = !this.followsClock): boolean {
     const { builder, withdraw } = this.parts
@@ -233,7 +229,11 @@ export class Mining {
     return this.sealNow(false)
   }
 
-  /** A last tick, which may fill the block (announced unless stalled), then the seal; a block that pre-confirmed nothing yet (not even an OP-stack block's opening deposit) is stamped with the clock's time, as Anvil and Hardhat stamp a block they mine (one holding pre-confirmations keeps the timestamp they ran with). */
+  /**
+   * A last tick, which may fill the block (announced unless stalled), then the seal; a block that
+   * pre-confirmed nothing yet (not even an OP-stack block's opening deposit) is stamped with the
+   * clock's time, as Anvil and Hardhat stamp a mined block (else it keeps its pre-confirmations').
+   */
   private async mineNow(): Promise<SealedBlock> {
     if (this.parts.builder.pending.transactions.length === 0) this.restamp(undefined, true)
     this.parts.faults.lastTick()

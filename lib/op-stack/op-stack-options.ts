@@ -10,6 +10,7 @@
  */
 import type { Address } from '../types.ts'
 import { address, boolean, define, integer, unsigned } from '../option-definition.ts'
+import { BASE_BATCHER } from './presets.ts'
 
 const MAX_U32 = 2 ** 32 - 1
 
@@ -84,11 +85,12 @@ export const opStackOptions = {
     defaultText: "the preset's (Base true, OP false)",
     parse: boolean,
     default: () => false,
-  }),  batcher: define<string, Address>({
+  }),
+  batcher: define<string, Address>({
     flag: 'batcher',
     description: "the chain's batch sender, which the L1-attributes deposits report (L1Block's batcherHash)",
-    defaultText: "the preset's (Base 0x5050f69a9786f081509234f1a7f4684b5e5b76c9)",
+    defaultText: `the preset's (Base ${BASE_BATCHER})`,
     parse: address,
-    default: () => '0x5050f69a9786f081509234f1a7f4684b5e5b76c9',
+    default: () => BASE_BATCHER,
   }),
 }

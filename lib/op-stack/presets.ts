@@ -8,6 +8,9 @@
 import type { Address } from '../types.ts'
 import { SEQUENCER_FEE_VAULT } from './predeploys.ts'
 
+/** Base's batch sender (base/docs `base-contracts.mdx`). */
+export const BASE_BATCHER: Address = '0x5050f69a9786f081509234f1a7f4684b5e5b76c9'
+
 /** The presets' names. */
 export type PresetName = 'base' | 'base-sepolia' | 'op'
 
@@ -35,10 +38,9 @@ export const PRESETS: Readonly<Record<PresetName, Preset>> = {
   // Base mainnet (base/docs `throughput-and-limits.mdx`, `configuration-changelog.mdx`):
   // elasticity 6, denominator 125 since 2026-02-04, minimum base fee 5,000,000 wei, blocks of
   // about 400M gas every 2 s, flashblocks every 200 ms, and a cap of 2^24 gas per transaction.
-  // Batch sender: Base's (base/docs `base-contracts.mdx`).
   base: {
     chain: { chainId: 8453, blockTimeMs: 2000, preconfIntervalMs: 200, coinbase: SEQUENCER_FEE_VAULT, blockGasLimit: 400_000_000n, initialBaseFee: 5_000_000n },
-    opStack: { eip1559Elasticity: 6, eip1559Denominator: 125, minBaseFee: 5_000_000n, transactionGasCap: true, batcher: '0x5050f69a9786f081509234f1a7f4684b5e5b76c9' },
+    opStack: { eip1559Elasticity: 6, eip1559Denominator: 125, minBaseFee: 5_000_000n, transactionGasCap: true, batcher: BASE_BATCHER },
   },
   // Base Sepolia (base/base `configs/base-sepolia.toml`: elasticity 10, denominator 250 from
   // Canyon; base/docs `network-fees.mdx`: minimum base fee 200,000 wei). Its gas limit is taken

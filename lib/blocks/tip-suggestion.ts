@@ -4,6 +4,7 @@
  * an OP-stack one. Each is worked out once per block.
  */
 import type { SealedBlock } from './block.ts'
+import type { TransactionReceipt } from './receipt.ts'
 
 /** Anvil's floor on its suggestion, and the tip it fills in: 1 gwei (anvil `MIN_SUGGESTED_PRIORITY_FEE`). */
 export const ANVIL_MINIMUM_TIP = 1_000_000_000n
@@ -12,12 +13,17 @@ const OP_STACK_MINIMUM_TIP = 1_000_000n
 /** reth's gas price oracle's cap on a suggestion: 500 gwei (`DEFAULT_MAX_GAS_PRICE`). */
 const RETH_MAXIMUM_TIP = 500_000_000_000n
 
-/** The effective tips the block's transactions paid, ascending; a transaction whose price is under the base fee (an OP-stack deposit) pays none and is left out. */
+/** The tip per gas a receipt's transaction paid over `baseFeePerGas`; undefined for one priced under it (an OP-stack deposit pays no gas price), as reth's `effective_tip_per_gas`. */
+export function tipPaid(receipt: TransactionReceipt, baseFeePerGas: bigint): bigint | undefined {
+  return receipt.effectiveGasPrice >= baseFeePerGas ? receipt.effectiveGasPrice - baseFeePerGas : undefined
+}
+
+/** The effective tips the block's transactions paid, ascending, those that paid none left out. */
 function tipsPaid(block: SealedBlock): bigint[] {
-  const { baseFeePerGas } = block.header
   const tips: bigint[] = []
   for (const { receipt } of block.transactions) {
-    if (receipt.effectiveGasPrice >= baseFeePerGas) tips.push(receipt.effectiveGasPrice - baseFeePerGas)
+    const tip = tipPaid(receipt, block.header.baseFeePerGas)
+    if (tip !== undefined) tips.push(tip)
   }
   return tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }

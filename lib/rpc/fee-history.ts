@@ -6,6 +6,7 @@
  */
 import type { IncludedTransaction } from '../blocks/block.ts'
 import type { BlockRules } from '../blocks/block-rules.ts'
+import { tipPaid } from '../blocks/tip-suggestion.ts'
 import { daFootprint } from '../builder/pending-block.ts'
 import type { BlockResolver, BlockSelector } from '../engine/block-resolver.ts'
 import { RejectedParameterError } from '../errors.ts'
@@ -23,10 +24,9 @@ interface FeeBlock {
   readonly transactions: readonly IncludedTransaction[]
 }
 
-/** A transaction's tip per gas in its block: none below zero (an OP-stack deposit pays no gas price), as Base's node (reth) counts it. */
+/** A transaction's tip per gas in its block: 0 for one that paid none (an OP-stack deposit), as Base's node (reth) counts it. */
 function tipOf({ receipt }: IncludedTransaction, baseFeePerGas: bigint): bigint {
-  const tip = receipt.effectiveGasPrice - baseFeePerGas
-  return tip > 0n ? tip : 0n
+  return tipPaid(receipt, baseFeePerGas) ?? 0n
 }
 
 function rewards(block: FeeBlock, percentiles: readonly number[]): bigint[] {
